@@ -1,0 +1,1 @@
+"""Named presets, one TOML file each (shipped as package data of fiverow)."""

@@ -1,0 +1,469 @@
+#include "batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "rng.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Below this many boards a parallel region costs more than it saves. */
+#define PARALLEL_MIN_BOARDS 256
+
+enum { VALID_OK = 0, VALID_RANGE = 1, VALID_ILLEGAL = 2, VALID_OVER = 3 };
+
+batch *batch_create(const variant_params *params, const int *counts, int n_groups, int num_threads,
+                    int autoreset, int illegal, int obs_kind, char *err, size_t errlen)
+{
+    if (n_groups < 1) {
+        snprintf(err, errlen, "a batch needs at least one group");
+        return NULL;
+    }
+    batch *b = calloc(1, sizeof(*b));
+    if (!b || !(b->groups = calloc((size_t)n_groups, sizeof(group)))) {
+        free(b);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    b->num_threads = num_threads < 1 ? 1 : num_threads;
+    b->autoreset = autoreset;
+    b->illegal = illegal;
+    b->obs_kind = obs_kind;
+    for (int gi = 0; gi < n_groups; gi++) {
+        group *g = &b->groups[gi];
+        if (counts[gi] < 1) {
+            snprintf(err, errlen, "group %d: the number of boards must be at least 1, got %d", gi,
+                     counts[gi]);
+            batch_destroy(b);
+            return NULL;
+        }
+        if (variant_init(&g->v, &params[gi], err, errlen)) {
+            batch_destroy(b);
+            return NULL;
+        }
+        b->n_groups = gi + 1;
+        g->n = counts[gi];
+        g->index = gi;
+        size_t bytes = ((size_t)g->n * g->v.state_size + 63) & ~(size_t)63;
+        g->states = aligned_alloc(64, bytes);
+        g->scratch = calloc((size_t)g->n, 1);
+        if (!g->states || !g->scratch) {
+            snprintf(err, errlen, "out of memory for %d boards", g->n);
+            batch_destroy(b);
+            return NULL;
+        }
+        memset(g->states, 0, bytes);
+        b->n_total += g->n;
+    }
+    b->n_groups = n_groups;
+    return b;
+}
+
+void batch_destroy(batch *b)
+{
+    if (!b)
+        return;
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        variant_free(&b->groups[gi].v);
+        free(b->groups[gi].states);
+        free(b->groups[gi].scratch);
+    }
+    free(b->groups);
+    free(b);
+}
+
+/* ---- one board ---- */
+
+static size_t obs_bytes(const batch *b, const group *g)
+{
+    return (size_t)g->v.n_planes[b->obs_kind] * (size_t)g->v.g.n_cells;
+}
+
+static void new_episode(group *g, board_hdr *h)
+{
+    h->episode++;
+    h->sample_key = rng_key(h->board_key, 0, h->episode, RNG_STREAM_SAMPLE);
+    h->env_ctr = h->sample_ctr = 0;
+    game_reset(&g->v, h);
+}
+
+static void rekey_board(const batch *b, group *g, int i, board_hdr *h)
+{
+    h->board_key = rng_key(b->seed, (uint64_t)g->index, (uint64_t)i, 0);
+    h->episode = UINT32_MAX; /* new_episode() makes it 0 */
+}
+
+/* Bytes of 0/1 from bits: spread8[x] holds bit j of x in byte j. */
+static uint64_t spread8(unsigned x)
+{
+    uint64_t r = 0;
+    for (int j = 0; j < 8; j++)
+        r |= (uint64_t)((x >> j) & 1u) << (8 * j);
+    return r;
+}
+
+static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8_t *mask)
+{
+    const variant *v = &g->v;
+    if (h->status != STATUS_ONGOING) {
+        /* Terminal mask: in next-step mode the next action is ignored, so
+         * every action is accepted (no all-zero mask to break a softmax);
+         * otherwise no action is. */
+        memset(mask, b->autoreset == AUTORESET_NEXT_STEP, (size_t)v->n_actions);
+        return;
+    }
+    const uint64_t *legal = board_legal_c(v, h);
+    int full = v->n_actions / 8;
+    for (int byte = 0; byte < full; byte++) {
+        uint64_t s = spread8((unsigned)(legal[byte >> 3] >> (8 * (byte & 7))) & 0xffu);
+        memcpy(mask + 8 * byte, &s, 8);
+    }
+    for (int a = full * 8; a < v->n_actions; a++)
+        mask[a] = (uint8_t)bits_get(legal, a);
+}
+
+static void write_outputs(const batch *b, group *g, int i, const board_hdr *h)
+{
+    const group_outputs *o = &g->out;
+    game_write_obs(&g->v, h, b->obs_kind, o->obs + (size_t)i * obs_bytes(b, g));
+    write_mask(b, g, h, o->mask + (size_t)i * (size_t)g->v.n_actions);
+    o->to_play[i] = (int8_t)h->seat;
+    o->winner[i] = h->winner;
+    o->episode_length[i] = h->steps;
+}
+
+static void write_fresh(const batch *b, group *g, int i, const board_hdr *h)
+{
+    const group_outputs *o = &g->out;
+    write_outputs(b, g, i, h);
+    o->reward[i] = 0.0f;
+    o->rewards[2 * i] = o->rewards[2 * i + 1] = 0.0f;
+    o->terminated[i] = h->status == STATUS_TERMINATED;
+    o->truncated[i] = h->status == STATUS_TRUNCATED;
+    o->illegal[i] = 0;
+    if (b->autoreset == AUTORESET_SAME_STEP)
+        o->has_final[i] = 0;
+}
+
+void batch_refresh_board(batch *b, int gi, int i)
+{
+    group *g = &b->groups[gi];
+    write_fresh(b, g, i, group_board(g, i));
+}
+
+static void step_board(const batch *b, group *g, int i, int64_t action)
+{
+    const variant *v = &g->v;
+    const group_outputs *o = &g->out;
+    board_hdr *h = group_board(g, i);
+    uint8_t *obs = o->obs + (size_t)i * obs_bytes(b, g);
+
+    if (h->status != STATUS_ONGOING) {
+        /* next-step autoreset: this step resets the board, the action is ignored */
+        new_episode(g, h);
+        write_fresh(b, g, i, h);
+        return;
+    }
+    int seat = h->seat, a = (int)action, prev_last = h->last_move;
+    unsigned changes = 0;
+    o->illegal[i] = 0;
+    if (!game_is_legal(v, h, a)) {
+        o->illegal[i] = 1;
+        if (b->illegal == ILLEGAL_RANDOM) {
+            a = game_random_legal(v, h, board_env_key(h), &h->env_ctr);
+        } else { /* ILLEGAL_LOSE (ILLEGAL_RAISE never gets here) */
+            a = -1;
+            h->status = STATUS_TERMINATED;
+            h->winner = (int8_t)(seat ^ 1);
+        }
+    }
+    if (a >= 0)
+        changes = game_apply(v, h, a);
+    h->steps++;
+    if (h->status == STATUS_ONGOING && h->steps >= v->max_steps)
+        h->status = STATUS_TRUNCATED;
+
+    float r[2] = {0.0f, 0.0f};
+    if (h->status == STATUS_TERMINATED && h->winner >= 0) {
+        r[h->winner] = 1.0f;
+        r[h->winner ^ 1] = -1.0f;
+    }
+    o->rewards[2 * i] = r[0];
+    o->rewards[2 * i + 1] = r[1];
+    o->reward[i] = r[seat];
+    o->terminated[i] = h->status == STATUS_TERMINATED;
+    o->truncated[i] = h->status == STATUS_TRUNCATED;
+
+    if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && !(changes & CHANGE_OBS_WIDE))
+        game_update_obs_absolute(v, h, a, prev_last, obs);
+    else
+        game_write_obs(v, h, b->obs_kind, obs);
+    uint8_t *mask = o->mask + (size_t)i * (size_t)v->n_actions;
+    if (h->status != STATUS_ONGOING || (changes & CHANGE_MASK_WIDE))
+        write_mask(b, g, h, mask);
+    else
+        mask[a] = 0;
+    o->to_play[i] = (int8_t)h->seat;
+    o->winner[i] = h->winner;
+    o->episode_length[i] = h->steps;
+
+    if (b->autoreset == AUTORESET_SAME_STEP) {
+        int done = h->status != STATUS_ONGOING;
+        o->has_final[i] = (uint8_t)done;
+        if (done) {
+            memcpy(o->final_obs + (size_t)i * obs_bytes(b, g), obs, obs_bytes(b, g));
+            o->final_winner[i] = h->winner;
+            o->final_length[i] = h->steps;
+            new_episode(g, h);
+            write_outputs(b, g, i, h);
+        }
+    }
+}
+
+static int validate_board(const batch *b, const group *g, int i, int64_t action)
+{
+    const board_hdr *h = group_board(g, i);
+    if (h->status != STATUS_ONGOING)
+        return b->autoreset == AUTORESET_NEXT_STEP ? VALID_OK : VALID_OVER;
+    if (action < 0 || action >= g->v.n_actions)
+        return VALID_RANGE;
+    if (b->illegal == ILLEGAL_RAISE && !game_is_legal(&g->v, h, (int)action))
+        return VALID_ILLEGAL;
+    return VALID_OK;
+}
+
+/* ---- the batch ---- */
+
+static int use_parallel(const batch *b)
+{
+    return b->num_threads > 1 && b->n_total >= PARALLEL_MIN_BOARDS;
+}
+
+void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks)
+{
+    if (has_seed)
+        b->seed = seed;
+#pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        group *g = &b->groups[gi];
+        const uint8_t *m = masks ? masks[gi] : NULL;
+#pragma omp for schedule(static) nowait
+        for (int i = 0; i < g->n; i++) {
+            if (m && !m[i])
+                continue;
+            board_hdr *h = group_board(g, i);
+            if (has_seed || h->fingerprint == 0)
+                rekey_board(b, g, i, h);
+            new_episode(g, h);
+            write_fresh(b, g, i, h);
+        }
+    }
+}
+
+int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs)
+{
+    int any_error = 0;
+#pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
+    {
+        for (int gi = 0; gi < b->n_groups; gi++) {
+            group *g = &b->groups[gi];
+#pragma omp for schedule(static) nowait
+            for (int i = 0; i < g->n; i++) {
+                int code = validate_board(b, g, i, actions[gi][i]);
+                g->scratch[i] = (uint8_t)code;
+                if (code) {
+#pragma omp atomic write
+                    any_error = 1;
+                }
+            }
+        }
+#pragma omp barrier
+        int stop;
+#pragma omp atomic read
+        stop = any_error;
+        if (!stop)
+            for (int gi = 0; gi < b->n_groups; gi++) {
+                group *g = &b->groups[gi];
+#pragma omp for schedule(static) nowait
+                for (int i = 0; i < g->n; i++)
+                    step_board(b, g, i, actions[gi][i]);
+            }
+    }
+    if (!any_error)
+        return 0;
+    int n = 0;
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        const group *g = &b->groups[gi];
+        for (int i = 0; i < g->n; i++) {
+            int code = g->scratch[i];
+            if (!code)
+                continue;
+            if (n < max_errs) {
+                int64_t a = actions[gi][i];
+                errs[n].group = gi;
+                errs[n].index = i;
+                errs[n].action = a;
+                errs[n].reason = code == VALID_RANGE ? "out of range"
+                                 : code == VALID_OVER
+                                     ? "the episode is over (reset this env first)"
+                                     : game_illegal_reason(&g->v, group_board(g, i), (int)a);
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+void batch_sample(batch *b)
+{
+#pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        group *g = &b->groups[gi];
+#pragma omp for schedule(static) nowait
+        for (int i = 0; i < g->n; i++) {
+            board_hdr *h = group_board(g, i);
+            int a = h->status == STATUS_ONGOING
+                        ? game_random_legal(&g->v, h, h->sample_key, &h->sample_ctr)
+                        : 0;
+            g->out.sampled[i] = a < 0 ? 0 : a;
+        }
+    }
+}
+
+void batch_rollout(batch *b, int steps, rollout_stats *st)
+{
+    int64_t n_steps = 0, episodes = 0, w0 = 0, w1 = 0, draws = 0, truncs = 0, len_sum = 0;
+#pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))                              \
+    reduction(+ : n_steps, episodes, w0, w1, draws, truncs, len_sum)
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        group *g = &b->groups[gi];
+        const variant *v = &g->v;
+#pragma omp for schedule(static) nowait
+        for (int i = 0; i < g->n; i++) {
+            board_hdr *h = group_board(g, i);
+            if (h->status != STATUS_ONGOING)
+                new_episode(g, h);
+            for (int s = 0; s < steps; s++) {
+                int a = game_random_legal(v, h, h->sample_key, &h->sample_ctr);
+                game_apply(v, h, a);
+                h->steps++;
+                if (h->status == STATUS_ONGOING && h->steps >= v->max_steps)
+                    h->status = STATUS_TRUNCATED;
+                if (h->status != STATUS_ONGOING) {
+                    episodes++;
+                    len_sum += h->steps;
+                    if (h->status == STATUS_TRUNCATED)
+                        truncs++;
+                    else if (h->winner == 0)
+                        w0++;
+                    else if (h->winner == 1)
+                        w1++;
+                    else
+                        draws++;
+                    new_episode(g, h);
+                }
+            }
+            n_steps += steps;
+            write_fresh(b, g, i, h);
+        }
+    }
+    st->steps = n_steps;
+    st->episodes = episodes;
+    st->wins[0] = w0;
+    st->wins[1] = w1;
+    st->draws = draws;
+    st->truncations = truncs;
+    st->length_sum = len_sum;
+}
+
+/* ---- states ---- */
+
+const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
+{
+    const variant *v = &g->v;
+    if (len != v->state_size)
+        return "wrong length for this variant";
+    board_hdr h;
+    memcpy(&h, state, sizeof(h));
+    if (h.fingerprint != v->fingerprint)
+        return "it belongs to another variant (fingerprint differs)";
+    if (h.colour > 1 || h.seat > 1 || h.black_seat > 1 || h.status > 2 || h.winner < -1 ||
+        h.winner > 1)
+        return "header fields out of range";
+    const uint8_t *cells = state + v->off_cells;
+    uint64_t legal[BITS_WORDS(GEOM_MAX_CELLS + 64)];
+    memcpy(legal, state + v->off_legal, sizeof(uint64_t) * (size_t)v->legal_words);
+    int stones = 0;
+    for (int c = 0; c < v->g.n_cells; c++) {
+        uint8_t x = cells[c];
+        if (v->g.on_board[c] ? x > CELL_WHITE : x != CELL_OFF)
+            return "a cell holds an impossible value";
+        stones += (x == CELL_BLACK || x == CELL_WHITE);
+        if (bits_get(legal, c) && x != CELL_EMPTY)
+            return "an occupied cell is marked legal";
+    }
+    if (cells[v->g.n_cells] != CELL_OFF)
+        return "the edge sentinel was overwritten";
+    if (stones != h.n_stones)
+        return "stone count does not match the cells";
+    if (bits_count(legal, v->legal_words) != h.n_legal)
+        return "legal count does not match the legal set";
+    for (int a = v->n_actions; a < 64 * v->legal_words; a++)
+        if (bits_get(legal, a))
+            return "legal bits beyond the action space";
+    if (h.steps > v->max_steps)
+        return "more steps than max_steps";
+    if (v->g.n_lines) {
+        /* the line bit sets must be those the cells imply */
+        uint8_t *copy = malloc(v->state_size);
+        if (!copy)
+            return "out of memory checking the state";
+        memcpy(copy, state, v->state_size);
+        game_derive(v, (board_hdr *)copy);
+        int same = memcmp(copy + v->off_lines, state + v->off_lines,
+                          sizeof(uint32_t) * 2 * (size_t)v->g.n_lines) == 0;
+        free(copy);
+        if (!same)
+            return "line bit sets do not match the cells";
+    }
+    if (h.last_move < -1 || h.last_move >= v->g.n_cells)
+        return "last move out of range";
+    return NULL;
+}
+
+const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, int colour)
+{
+    group *g = &b->groups[gi];
+    const variant *v = &g->v;
+    if (colour != COLOUR_BLACK && colour != COLOUR_WHITE)
+        return "colour to move must be black or white";
+    int stones = 0, empty = 0;
+    for (int c = 0; c < v->g.n_cells; c++) {
+        if (!v->g.on_board[c] ? cells[c] != CELL_EMPTY && cells[c] != CELL_OFF
+                              : cells[c] > CELL_WHITE)
+            return "a cell holds a stone off the board or an unknown value";
+        stones += (cells[c] == CELL_BLACK || cells[c] == CELL_WHITE);
+        empty += v->g.on_board[c] && cells[c] == CELL_EMPTY;
+    }
+    if (stones >= v->max_steps)
+        return "max_steps leaves no move after this many stones";
+    if (empty == 0)
+        return "the board is full";
+    board_hdr *h = group_board(g, i);
+    if (h->fingerprint == 0)
+        rekey_board(b, g, i, h);
+    new_episode(g, h);
+    uint8_t *mine = board_cells(v, h);
+    for (int c = 0; c < v->g.n_cells; c++)
+        mine[c] = v->g.on_board[c] ? cells[c] : CELL_OFF;
+    game_derive(v, h);
+    h->steps = (uint16_t)stones;
+    h->colour = (uint8_t)colour;
+    h->seat = (uint8_t)colour; /* seat 0 holds black */
+    write_fresh(b, g, i, h);
+    return NULL;
+}

@@ -1,0 +1,105 @@
+/* The batch: groups of boards (one variant per group) stepped together in one
+ * OpenMP region, writing straight into caller-owned output arrays. Shared
+ * semantics live here and only here: illegal actions, rewards by seat,
+ * truncation, the terminal mask and the three autoreset modes. */
+#ifndef FIVEROW_BATCH_H
+#define FIVEROW_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "variant.h"
+
+enum autoreset_mode { AUTORESET_NEXT_STEP = 0, AUTORESET_SAME_STEP = 1, AUTORESET_DISABLED = 2 };
+enum illegal_mode { ILLEGAL_RAISE = 0, ILLEGAL_LOSE = 1, ILLEGAL_RANDOM = 2 };
+
+/* Output arrays of one group, owned by the caller (NumPy arrays in Python),
+ * n boards each. Every pointer must be set before stepping; the final_*
+ * arrays are only written in same-step mode. */
+typedef struct group_outputs {
+    uint8_t *obs;            /* [n][planes][cells] */
+    uint8_t *mask;           /* [n][n_actions] */
+    float *reward;           /* [n] reward of the seat that just acted */
+    float *rewards;          /* [n][2] rewards by seat */
+    uint8_t *terminated;     /* [n] */
+    uint8_t *truncated;      /* [n] */
+    int8_t *to_play;         /* [n] seat to act next */
+    int8_t *winner;          /* [n] winning seat, -1 for none */
+    int32_t *episode_length; /* [n] steps in the episode shown */
+    uint8_t *illegal;        /* [n] 1 where the action was illegal (lose / random modes) */
+    uint8_t *final_obs;      /* [n][planes][cells] same-step: the terminal observation */
+    uint8_t *has_final;      /* [n] */
+    int8_t *final_winner;    /* [n] */
+    int32_t *final_length;   /* [n] */
+    int64_t *sampled;        /* [n] sample_legal() output */
+} group_outputs;
+
+typedef struct group {
+    variant v;
+    int n;
+    int index;
+    uint8_t *states;  /* n * v.state_size bytes, 64-byte aligned */
+    uint8_t *scratch; /* [n] validation codes */
+    group_outputs out;
+} group;
+
+typedef struct batch {
+    int n_groups;
+    group *groups;
+    int n_total;
+    int num_threads;
+    int autoreset;
+    int illegal;
+    int obs_kind;
+    uint64_t seed;
+} batch;
+
+typedef struct batch_error {
+    int group, index;
+    int64_t action;
+    const char *reason;
+} batch_error;
+
+typedef struct rollout_stats {
+    int64_t steps, episodes, wins[2], draws, truncations, length_sum;
+} rollout_stats;
+
+/* Create a batch of groups; params[g] with counts[g] boards. Returns NULL with
+ * a message in err on bad input. */
+batch *batch_create(const variant_params *params, const int *counts, int n_groups, int num_threads,
+                    int autoreset, int illegal, int obs_kind, char *err, size_t errlen);
+void batch_destroy(batch *b);
+
+static inline board_hdr *group_board(const group *g, int i)
+{
+    return (board_hdr *)(g->states + (size_t)i * g->v.state_size);
+}
+
+/* Reset boards: all of them (masks NULL) or where masks[g][i] is set. With
+ * has_seed, boards are re-keyed from seed; otherwise each starts its next
+ * episode. Writes every output of the reset boards. */
+void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks);
+
+/* One step of every board with actions[g][i]. Returns the number of errors
+ * (written to errs, at most max_errs); when it is not 0 no board changed. */
+int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs);
+
+/* Uniformly random legal actions into out.sampled (0 where the board is done). */
+void batch_sample(batch *b);
+
+/* Every board plays `steps` random legal moves on its own, resetting at once
+ * when an episode ends; outputs are rewritten at the end. */
+void batch_rollout(batch *b, int steps, rollout_stats *stats);
+
+/* Rewrite every output of one board from its state. */
+void batch_refresh_board(batch *b, int g, int i);
+
+/* Check a state block before it is installed; NULL if it is sound, else why. */
+const char *batch_check_state(const group *g, const uint8_t *state, size_t len);
+
+/* Install a position given as cells (CELL_* values, n_cells of them) with
+ * `colour` to move: stones counted as steps, nothing ended. Returns NULL or
+ * the reason the position was refused. */
+const char *batch_load_position(batch *b, int g, int i, const uint8_t *cells, int colour);
+
+#endif

@@ -1,0 +1,78 @@
+/* Bit sets over cells and actions, stored as arrays of 64-bit words. */
+#ifndef FIVEROW_BITS_H
+#define FIVEROW_BITS_H
+
+#include <stdint.h>
+
+#define BITS_WORDS(n) (((n) + 63) / 64)
+
+static inline int bits_get(const uint64_t *w, int i)
+{
+    return (int)((w[i >> 6] >> (i & 63)) & 1u);
+}
+
+static inline void bits_set(uint64_t *w, int i)
+{
+    w[i >> 6] |= 1ULL << (i & 63);
+}
+
+static inline void bits_clear(uint64_t *w, int i)
+{
+    w[i >> 6] &= ~(1ULL << (i & 63));
+}
+
+static inline int bits_count(const uint64_t *w, int n_words)
+{
+    int c = 0;
+    for (int i = 0; i < n_words; i++)
+        c += __builtin_popcountll(w[i]);
+    return c;
+}
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+/* Position of the k-th set bit of x (k < popcount(x)), without branches. */
+static inline int bits_select64(uint64_t x, int k)
+{
+#if defined(__BMI2__)
+    return __builtin_ctzll(_pdep_u64(1ULL << k, x));
+#else
+    /* broadword select: byte popcounts, their prefix sums, then the byte
+     * holding the k-th bit and a scan inside that byte */
+    uint64_t s = x - ((x >> 1) & 0x5555555555555555ULL);
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
+    s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    uint64_t prefix = s * 0x0101010101010101ULL; /* byte j: bits set in bytes 0..j */
+    uint64_t kk = (uint64_t)k * 0x0101010101010101ULL;
+    /* bytes whose prefix is <= k lie wholly before the k-th bit */
+    uint64_t le = ((kk | 0x8080808080808080ULL) - prefix) & 0x8080808080808080ULL;
+    int byte = __builtin_popcountll(le);
+    int before = byte ? (int)((prefix >> (8 * (byte - 1))) & 0xff) : 0;
+    unsigned b = (unsigned)(x >> (8 * byte)) & 0xffu;
+    for (int r = k - before; r > 0; r--)
+        b &= b - 1;
+    return 8 * byte + __builtin_ctz(b);
+#endif
+}
+
+/* Index of the k-th set bit (k counted from 0); -1 if there are not k+1.
+ * The word is chosen with conditional moves: which word holds a random k is
+ * itself random, so a branch on it would mispredict. */
+static inline int bits_select(const uint64_t *w, int n_words, int k)
+{
+    int word = -1, rank = 0, rest = k;
+    for (int i = 0; i < n_words; i++) {
+        int c = __builtin_popcountll(w[i]);
+        int here = (rest >= 0) & (rest < c);
+        word = here ? i : word;
+        rank = here ? rest : rank;
+        rest -= c;
+    }
+    if (word < 0)
+        return -1;
+    return word * 64 + bits_select64(w[word], rank);
+}
+
+#endif

@@ -1,0 +1,59 @@
+/* The rule-independent face of a game: reset, legality, apply, observations.
+ * Each entry point dispatches on the rule family once; the batch layer
+ * (batch.c) handles everything shared: illegal actions, rewards, truncation,
+ * autoreset, output buffers. */
+#ifndef FIVEROW_GAME_H
+#define FIVEROW_GAME_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "variant.h"
+
+/* What an applied action changed, so outputs can be updated in place. */
+enum {
+    CHANGE_MASK_WIDE = 1, /* legal set changed beyond the played cell: rewrite the mask */
+    CHANGE_OBS_WIDE = 2   /* more than one stone changed: rewrite the observation */
+};
+
+/* Write a fresh game into b (done once per variant into variant.initial). */
+void game_build_initial(const variant *v, board_hdr *b);
+
+/* Initial position (board keys untouched): a copy of variant.initial. */
+static inline void game_reset(const variant *v, board_hdr *b)
+{
+    memcpy((uint8_t *)b + BOARD_GAME_OFFSET, v->initial + BOARD_GAME_OFFSET,
+           v->state_size - BOARD_GAME_OFFSET);
+}
+
+/* Recompute what follows from the cells (legal set, line bit sets, stone
+ * count) after cells were written directly; protocol phase is normal play. */
+void game_derive(const variant *v, board_hdr *b);
+
+static inline int game_is_legal(const variant *v, const board_hdr *b, int action)
+{
+    return action >= 0 && action < v->n_actions && bits_get(board_legal_c(v, b), action);
+}
+
+/* Why an action is illegal, in words (NULL when it is legal). */
+const char *game_illegal_reason(const variant *v, const board_hdr *b, int action);
+
+/* Apply a legal action for the seat to act: sets colour, seat, status and
+ * winner. Returns CHANGE_* flags. Does not count the step (batch.c does). */
+unsigned game_apply(const variant *v, board_hdr *b, int action);
+
+/* A uniformly random legal action, drawing from (key, *ctr); -1 if none. */
+int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32_t *ctr);
+
+/* Whole observation of one board, n_planes[kind] planes of n_cells bytes. */
+void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out);
+/* In-place update of an absolute observation after a stone went on `cell`
+ * (the previous last move was prev_last). */
+void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
+                              uint8_t *out);
+
+/* Does a stone of `stone` (CELL_BLACK / CELL_WHITE) at p, already on the
+ * board, win under the line rule? */
+int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
+
+#endif

@@ -1,0 +1,755 @@
+/* The CPython binding, and nothing else: argument checking, buffers, the GIL.
+ * Outputs are NumPy arrays allocated by Python and bound here through the
+ * buffer protocol (no NumPy C API), so C writes straight into them. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <string.h>
+
+#include "batch.h"
+#include "game.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MAX_REPORTED_ERRORS 64
+
+enum out_id {
+    OUT_OBS,
+    OUT_MASK,
+    OUT_REWARD,
+    OUT_REWARDS,
+    OUT_TERMINATED,
+    OUT_TRUNCATED,
+    OUT_TO_PLAY,
+    OUT_WINNER,
+    OUT_EPISODE_LENGTH,
+    OUT_ILLEGAL,
+    OUT_FINAL_OBS,
+    OUT_HAS_FINAL,
+    OUT_FINAL_WINNER,
+    OUT_FINAL_LENGTH,
+    OUT_SAMPLED,
+    N_OUTS
+};
+
+typedef struct out_def {
+    const char *name;
+    int itemsize;
+    const char *formats; /* accepted buffer format characters */
+    int same_step_only;
+} out_def;
+
+static const out_def out_defs[N_OUTS] = {
+    {"obs", 1, "B", 0},          {"mask", 1, "B?", 0},        {"reward", 4, "f", 0},
+    {"rewards", 4, "f", 0},      {"terminated", 1, "?B", 0},  {"truncated", 1, "?B", 0},
+    {"to_play", 1, "b", 0},      {"winner", 1, "b", 0},       {"episode_length", 4, "i", 0},
+    {"illegal", 1, "?B", 0},     {"final_obs", 1, "B", 1},    {"has_final", 1, "?B", 1},
+    {"final_winner", 1, "b", 1}, {"final_length", 4, "i", 1}, {"sampled", 8, "ql", 0},
+};
+
+typedef struct {
+    PyObject_HEAD batch *b;
+    Py_buffer *views; /* [n_groups * N_OUTS] */
+    int busy;
+} BatchObject;
+
+static PyObject *busy_error(void)
+{
+    PyErr_SetString(
+        PyExc_RuntimeError,
+        "this fiverow batch is being stepped by another thread; use one batch per thread");
+    return NULL;
+}
+
+static size_t per_board(const batch *b, const group *g, int id)
+{
+    switch (id) {
+    case OUT_OBS:
+    case OUT_FINAL_OBS:
+        return (size_t)g->v.n_planes[b->obs_kind] * (size_t)g->v.g.n_cells;
+    case OUT_MASK:
+        return (size_t)g->v.n_actions;
+    case OUT_REWARDS:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+static void set_out_pointer(group *g, int id, void *p)
+{
+    group_outputs *o = &g->out;
+    switch (id) {
+    case OUT_OBS:
+        o->obs = p;
+        break;
+    case OUT_MASK:
+        o->mask = p;
+        break;
+    case OUT_REWARD:
+        o->reward = p;
+        break;
+    case OUT_REWARDS:
+        o->rewards = p;
+        break;
+    case OUT_TERMINATED:
+        o->terminated = p;
+        break;
+    case OUT_TRUNCATED:
+        o->truncated = p;
+        break;
+    case OUT_TO_PLAY:
+        o->to_play = p;
+        break;
+    case OUT_WINNER:
+        o->winner = p;
+        break;
+    case OUT_EPISODE_LENGTH:
+        o->episode_length = p;
+        break;
+    case OUT_ILLEGAL:
+        o->illegal = p;
+        break;
+    case OUT_FINAL_OBS:
+        o->final_obs = p;
+        break;
+    case OUT_HAS_FINAL:
+        o->has_final = p;
+        break;
+    case OUT_FINAL_WINNER:
+        o->final_winner = p;
+        break;
+    case OUT_FINAL_LENGTH:
+        o->final_length = p;
+        break;
+    default:
+        o->sampled = p;
+        break;
+    }
+}
+
+static int outputs_ready(BatchObject *self)
+{
+    batch *b = self->b;
+    for (int gi = 0; gi < b->n_groups; gi++)
+        for (int id = 0; id < N_OUTS; id++) {
+            if (out_defs[id].same_step_only && b->autoreset != AUTORESET_SAME_STEP)
+                continue;
+            if (!self->views[gi * N_OUTS + id].obj) {
+                PyErr_Format(PyExc_RuntimeError, "group %d: output '%s' is not bound", gi,
+                             out_defs[id].name);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+static int check_format(const Py_buffer *view, const char *accepted)
+{
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@' || *f == '|')
+        f++;
+    return f[0] && !f[1] && strchr(accepted, f[0]) != NULL;
+}
+
+/* ---- construction ---- */
+
+static int parse_params(PyObject *dict, variant_params *p)
+{
+    char err[512];
+    variant_params_default(p);
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "variant parameters must be a dict");
+        return -1;
+    }
+    /* "size" first so height / width can refine it */
+    PyObject *size = PyDict_GetItemString(dict, "size");
+    for (int pass = 0; pass < 2; pass++) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(dict, &pos, &key, &value)) {
+            const char *k = PyUnicode_AsUTF8(key);
+            if (!k)
+                return -1;
+            int is_size = strcmp(k, "size") == 0;
+            if ((pass == 0) != is_size)
+                continue;
+            PyObject *s = PyObject_Str(value);
+            if (!s)
+                return -1;
+            const char *text = PyUnicode_AsUTF8(s);
+            int rc = text ? variant_params_set(p, k, text, err, sizeof(err)) : -1;
+            Py_DECREF(s);
+            if (rc) {
+                if (text)
+                    PyErr_SetString(PyExc_ValueError, err);
+                return -1;
+            }
+        }
+    }
+    (void)size;
+    return 0;
+}
+
+static void Batch_dealloc(BatchObject *self)
+{
+    if (self->views && self->b)
+        for (int i = 0; i < self->b->n_groups * N_OUTS; i++)
+            if (self->views[i].obj)
+                PyBuffer_Release(&self->views[i]);
+    PyMem_Free(self->views);
+    batch_destroy(self->b);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"groups", "num_threads", "autoreset", "illegal", "obs_kind", NULL};
+    PyObject *groups;
+    int num_threads, autoreset, illegal, obs_kind;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oiiii", kwlist, &groups, &num_threads, &autoreset,
+                                     &illegal, &obs_kind))
+        return -1;
+    if (self->b) {
+        PyErr_SetString(PyExc_RuntimeError, "Batch is already initialised");
+        return -1;
+    }
+    if (autoreset < 0 || autoreset > 2 || illegal < 0 || illegal > 2 || obs_kind < 0 ||
+        obs_kind > 1) {
+        PyErr_SetString(PyExc_ValueError, "autoreset / illegal / obs_kind code out of range");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(groups, "groups must be a sequence of (params, count)");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > 1024) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "a batch needs 1..1024 groups");
+        return -1;
+    }
+    variant_params *params = PyMem_Calloc((size_t)n, sizeof(variant_params));
+    int *counts = PyMem_Calloc((size_t)n, sizeof(int));
+    int ok = params && counts;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *pdict;
+        if (!PyArg_ParseTuple(item, "Oi", &pdict, &counts[i]) || parse_params(pdict, &params[i]))
+            ok = 0;
+    }
+    Py_DECREF(seq);
+    if (ok) {
+        char err[512];
+        self->b = batch_create(params, counts, (int)n, num_threads, autoreset, illegal, obs_kind,
+                               err, sizeof(err));
+        if (!self->b) {
+            PyErr_SetString(PyExc_ValueError, err);
+            ok = 0;
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    PyMem_Free(params);
+    PyMem_Free(counts);
+    if (!ok)
+        return -1;
+    self->views = PyMem_Calloc((size_t)self->b->n_groups * N_OUTS, sizeof(Py_buffer));
+    if (!self->views) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int check_group(BatchObject *self, int g)
+{
+    if (!self->b) {
+        PyErr_SetString(PyExc_RuntimeError, "Batch is not initialised");
+        return 0;
+    }
+    if (g < 0 || g >= self->b->n_groups) {
+        PyErr_Format(PyExc_IndexError, "group %d out of range 0..%d", g, self->b->n_groups - 1);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_board(BatchObject *self, int g, int i)
+{
+    if (!check_group(self, g))
+        return 0;
+    if (i < 0 || i >= self->b->groups[g].n) {
+        PyErr_Format(PyExc_IndexError, "env index %d out of range 0..%d", i,
+                     self->b->groups[g].n - 1);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- methods ---- */
+
+static PyObject *Batch_group_info(BatchObject *self, PyObject *args)
+{
+    int g;
+    if (!PyArg_ParseTuple(args, "i", &g) || !check_group(self, g))
+        return NULL;
+    const group *gr = &self->b->groups[g];
+    const variant *v = &gr->v;
+    char desc[1024];
+    if (variant_params_describe(&v->p, desc, sizeof(desc)))
+        return PyErr_Format(PyExc_RuntimeError, "parameter description overflow");
+    int kind = self->b->obs_kind;
+    PyObject *planes = PyList_New(v->n_planes[kind]);
+    if (!planes)
+        return NULL;
+    for (int p = 0; p < v->n_planes[kind]; p++)
+        PyList_SET_ITEM(planes, p, PyUnicode_FromString(v->plane_names[kind][p]));
+    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:s,s:y#,s:K}", "num_envs",
+                         gr->n, "n_actions", v->n_actions, "n_special", v->n_special, "n_cells",
+                         v->g.n_cells, "height", v->g.height, "width", v->g.width, "max_steps",
+                         v->max_steps, "state_size", (int)v->state_size, "centre", v->g.centre,
+                         "n_axes", v->g.n_axes, "planes", planes, "params", desc, "on_board",
+                         (const char *)v->g.on_board, (Py_ssize_t)v->g.n_cells, "fingerprint",
+                         (unsigned long long)v->fingerprint);
+}
+
+static PyObject *Batch_bind(BatchObject *self, PyObject *args)
+{
+    int g;
+    const char *name;
+    PyObject *array;
+    if (!PyArg_ParseTuple(args, "isO", &g, &name, &array) || !check_group(self, g))
+        return NULL;
+    if (self->busy)
+        return busy_error();
+    int id = -1;
+    for (int k = 0; k < N_OUTS; k++)
+        if (strcmp(out_defs[k].name, name) == 0)
+            id = k;
+    if (id < 0)
+        return PyErr_Format(PyExc_ValueError, "unknown output '%s'", name);
+    Py_buffer view;
+    if (PyObject_GetBuffer(array, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
+        return NULL;
+    group *gr = &self->b->groups[g];
+    size_t want = (size_t)gr->n * per_board(self->b, gr, id) * (size_t)out_defs[id].itemsize;
+    if (view.itemsize != out_defs[id].itemsize || !check_format(&view, out_defs[id].formats) ||
+        (size_t)view.len != want) {
+        PyErr_Format(PyExc_ValueError,
+                     "output '%s' needs %zu bytes of item size %d (format %s), got %zd bytes "
+                     "of item size %zd (format %s)",
+                     name, want, out_defs[id].itemsize, out_defs[id].formats, view.len,
+                     view.itemsize, view.format ? view.format : "B");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_buffer *slot = &self->views[g * N_OUTS + id];
+    if (slot->obj)
+        PyBuffer_Release(slot);
+    *slot = view;
+    set_out_pointer(gr, id, view.buf);
+    Py_RETURN_NONE;
+}
+
+/* Fill per-group pointers from a sequence of buffers (one per group). */
+static int get_group_buffers(BatchObject *self, PyObject *seq_obj, Py_buffer *views, int itemsize,
+                             const char *formats, const char *what)
+{
+    batch *b = self->b;
+    PyObject *seq = PySequence_Fast(seq_obj, "expected one array per group");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != b->n_groups) {
+        PyErr_Format(PyExc_ValueError, "expected %d %s arrays (one per group), got %zd",
+                     b->n_groups, what, PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    int gi;
+    for (gi = 0; gi < b->n_groups; gi++) {
+        Py_buffer *v = &views[gi];
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(seq, gi), v,
+                               PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
+            break;
+        if (v->itemsize != itemsize || !check_format(v, formats) ||
+            v->len != (Py_ssize_t)b->groups[gi].n * itemsize) {
+            PyErr_Format(PyExc_ValueError,
+                         "group %d: %s must be %d contiguous items of size %d (format %s)", gi,
+                         what, b->groups[gi].n, itemsize, formats);
+            PyBuffer_Release(v);
+            break;
+        }
+    }
+    Py_DECREF(seq);
+    if (gi == b->n_groups)
+        return 0;
+    for (int j = 0; j < gi; j++)
+        PyBuffer_Release(&views[j]);
+    return -1;
+}
+
+static PyObject *Batch_reset(BatchObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"seed", "masks", NULL};
+    PyObject *seed_obj = Py_None, *masks_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO", kwlist, &seed_obj, &masks_obj))
+        return NULL;
+    if (!self->b)
+        return PyErr_Format(PyExc_RuntimeError, "Batch is not initialised");
+    if (self->busy)
+        return busy_error();
+    if (!outputs_ready(self))
+        return NULL;
+    uint64_t seed = 0;
+    int has_seed = seed_obj != Py_None;
+    if (has_seed) {
+        seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    batch *b = self->b;
+    Py_buffer views[1024];
+    uint8_t *masks[1024];
+    int has_masks = masks_obj != Py_None;
+    if (has_masks) {
+        if (get_group_buffers(self, masks_obj, views, 1, "?B", "reset mask"))
+            return NULL;
+        for (int gi = 0; gi < b->n_groups; gi++)
+            masks[gi] = views[gi].buf;
+    }
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS batch_reset(b, has_seed, seed, has_masks ? masks : NULL);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    if (has_masks)
+        for (int gi = 0; gi < b->n_groups; gi++)
+            PyBuffer_Release(&views[gi]);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_step(BatchObject *self, PyObject *args)
+{
+    PyObject *actions_obj;
+    if (!PyArg_ParseTuple(args, "O", &actions_obj))
+        return NULL;
+    if (!self->b)
+        return PyErr_Format(PyExc_RuntimeError, "Batch is not initialised");
+    if (self->busy)
+        return busy_error();
+    if (!outputs_ready(self))
+        return NULL;
+    batch *b = self->b;
+    Py_buffer views[1024];
+    const int64_t *actions[1024];
+    if (get_group_buffers(self, actions_obj, views, 8, "ql", "actions"))
+        return NULL;
+    for (int gi = 0; gi < b->n_groups; gi++)
+        actions[gi] = views[gi].buf;
+    batch_error errs[MAX_REPORTED_ERRORS];
+    int n_err;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS n_err = batch_step(b, actions, errs, MAX_REPORTED_ERRORS);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    for (int gi = 0; gi < b->n_groups; gi++)
+        PyBuffer_Release(&views[gi]);
+    if (n_err == 0)
+        Py_RETURN_NONE;
+    int shown = n_err < MAX_REPORTED_ERRORS ? n_err : MAX_REPORTED_ERRORS;
+    PyObject *list = PyList_New(shown);
+    if (!list)
+        return NULL;
+    for (int k = 0; k < shown; k++) {
+        PyObject *t = Py_BuildValue("(iiLs)", errs[k].group, errs[k].index,
+                                    (long long)errs[k].action, errs[k].reason);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, t);
+    }
+    return Py_BuildValue("(iN)", n_err, list);
+}
+
+static PyObject *Batch_sample(BatchObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (!self->b || self->busy)
+        return self->b ? busy_error() : PyErr_Format(PyExc_RuntimeError, "not initialised");
+    if (!outputs_ready(self))
+        return NULL;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS batch_sample(self->b);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_rollout(BatchObject *self, PyObject *args)
+{
+    int steps;
+    if (!PyArg_ParseTuple(args, "i", &steps))
+        return NULL;
+    if (!self->b || self->busy)
+        return self->b ? busy_error() : PyErr_Format(PyExc_RuntimeError, "not initialised");
+    if (steps < 0)
+        return PyErr_Format(PyExc_ValueError, "steps must be >= 0, got %d", steps);
+    if (!outputs_ready(self))
+        return NULL;
+    rollout_stats st;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS batch_rollout(self->b, steps, &st);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    return Py_BuildValue("{s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "steps", (long long)st.steps, "episodes",
+                         (long long)st.episodes, "seat0_wins", (long long)st.wins[0], "seat1_wins",
+                         (long long)st.wins[1], "draws", (long long)st.draws, "truncations",
+                         (long long)st.truncations, "length_sum", (long long)st.length_sum);
+}
+
+static PyObject *Batch_get_state(BatchObject *self, PyObject *args)
+{
+    int g, i;
+    if (!PyArg_ParseTuple(args, "ii", &g, &i) || !check_board(self, g, i))
+        return NULL;
+    const group *gr = &self->b->groups[g];
+    return PyBytes_FromStringAndSize((const char *)group_board(gr, i),
+                                     (Py_ssize_t)gr->v.state_size);
+}
+
+static PyObject *Batch_set_state(BatchObject *self, PyObject *args)
+{
+    int g, i;
+    Py_buffer state;
+    if (!PyArg_ParseTuple(args, "iiy*", &g, &i, &state))
+        return NULL;
+    if (!check_board(self, g, i) || self->busy || !outputs_ready(self)) {
+        PyBuffer_Release(&state);
+        return self->busy && !PyErr_Occurred() ? busy_error() : NULL;
+    }
+    group *gr = &self->b->groups[g];
+    const char *why = batch_check_state(gr, state.buf, (size_t)state.len);
+    if (why) {
+        PyBuffer_Release(&state);
+        return PyErr_Format(PyExc_ValueError, "not a valid state for this variant: %s", why);
+    }
+    memcpy(group_board(gr, i), state.buf, gr->v.state_size);
+    PyBuffer_Release(&state);
+    batch_refresh_board(self->b, g, i);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_clone(BatchObject *self, PyObject *args)
+{
+    int g, src, dst;
+    if (!PyArg_ParseTuple(args, "iii", &g, &src, &dst) || !check_board(self, g, src) ||
+        !check_board(self, g, dst))
+        return NULL;
+    if (self->busy)
+        return busy_error();
+    if (!outputs_ready(self))
+        return NULL;
+    group *gr = &self->b->groups[g];
+    if (src != dst)
+        memcpy(group_board(gr, dst), group_board(gr, src), gr->v.state_size);
+    batch_refresh_board(self->b, g, dst);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_load_position(BatchObject *self, PyObject *args)
+{
+    int g, i, colour;
+    Py_buffer cells;
+    if (!PyArg_ParseTuple(args, "iiy*i", &g, &i, &cells, &colour))
+        return NULL;
+    if (!check_board(self, g, i) || !outputs_ready(self)) {
+        PyBuffer_Release(&cells);
+        return NULL;
+    }
+    group *gr = &self->b->groups[g];
+    if (cells.len != gr->v.g.n_cells) {
+        PyBuffer_Release(&cells);
+        return PyErr_Format(PyExc_ValueError, "position needs %d cells, got %zd", gr->v.g.n_cells,
+                            cells.len);
+    }
+    const char *why = batch_load_position(self->b, g, i, cells.buf, colour);
+    PyBuffer_Release(&cells);
+    if (why)
+        return PyErr_Format(PyExc_ValueError, "position refused: %s", why);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_board(BatchObject *self, PyObject *args)
+{
+    int g, i;
+    if (!PyArg_ParseTuple(args, "ii", &g, &i) || !check_board(self, g, i))
+        return NULL;
+    const group *gr = &self->b->groups[g];
+    const board_hdr *h = group_board(gr, i);
+    return Py_BuildValue("{s:y#,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I}", "cells",
+                         (const char *)board_cells_c(&gr->v, h), (Py_ssize_t)gr->v.g.n_cells,
+                         "colour", h->colour, "seat", h->seat, "black_seat", h->black_seat,
+                         "status", h->status, "winner", h->winner, "steps", h->steps, "last_move",
+                         h->last_move, "n_legal", h->n_legal, "episode", h->episode);
+}
+
+static PyObject *Batch_windows(BatchObject *self, PyObject *args)
+{
+    int g, k;
+    if (!PyArg_ParseTuple(args, "ii", &g, &k) || !check_group(self, g))
+        return NULL;
+    if (k < 1 || k > 64)
+        return PyErr_Format(PyExc_ValueError, "window length must be 1..64, got %d", k);
+    const geometry *geo = &self->b->groups[g].v.g;
+    int n = geometry_windows(geo, k, NULL, 0);
+    int16_t *cells = PyMem_Malloc(sizeof(int16_t) * (size_t)(n ? n : 1) * (size_t)k);
+    if (!cells)
+        return PyErr_NoMemory();
+    geometry_windows(geo, k, cells, n);
+    PyObject *list = PyList_New(n);
+    for (int w = 0; list && w < n; w++) {
+        PyObject *t = PyTuple_New(k);
+        for (int j = 0; t && j < k; j++)
+            PyTuple_SET_ITEM(t, j, PyLong_FromLong(cells[(size_t)w * k + j]));
+        if (!t) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, w, t);
+    }
+    PyMem_Free(cells);
+    return list;
+}
+
+static PyObject *Batch_neighbours(BatchObject *self, PyObject *args)
+{
+    int g, cell;
+    if (!PyArg_ParseTuple(args, "ii", &g, &cell) || !check_group(self, g))
+        return NULL;
+    const geometry *geo = &self->b->groups[g].v.g;
+    if (cell < 0 || cell >= geo->n_cells)
+        return PyErr_Format(PyExc_IndexError, "cell %d out of range", cell);
+    PyObject *t = PyTuple_New(geo->n_od);
+    for (int od = 0; t && od < geo->n_od; od++) {
+        int d = od;
+        PyTuple_SET_ITEM(t, od, PyLong_FromLong(geom_step(geo, cell, &d)));
+    }
+    return t;
+}
+
+static PyMethodDef Batch_methods[] = {
+    {"group_info", (PyCFunction)Batch_group_info, METH_VARARGS, "Facts about group g."},
+    {"bind", (PyCFunction)Batch_bind, METH_VARARGS, "Bind an output array of group g."},
+    {"reset", (PyCFunction)(void (*)(void))Batch_reset, METH_VARARGS | METH_KEYWORDS,
+     "Reset boards (all, or where masks[g] is set)."},
+    {"step", (PyCFunction)Batch_step, METH_VARARGS,
+     "Step every board; None, or (n_errors, [(group, index, action, reason)])."},
+    {"sample", (PyCFunction)Batch_sample, METH_NOARGS, "Random legal actions into 'sampled'."},
+    {"rollout", (PyCFunction)Batch_rollout, METH_VARARGS, "Random play in C; statistics."},
+    {"get_state", (PyCFunction)Batch_get_state, METH_VARARGS, "State bytes of one board."},
+    {"set_state", (PyCFunction)Batch_set_state, METH_VARARGS, "Install state bytes."},
+    {"clone", (PyCFunction)Batch_clone, METH_VARARGS, "Copy board src onto dst."},
+    {"load_position", (PyCFunction)Batch_load_position, METH_VARARGS,
+     "Install a position from cell codes."},
+    {"board", (PyCFunction)Batch_board, METH_VARARGS, "Cells and header of one board."},
+    {"windows", (PyCFunction)Batch_windows, METH_VARARGS, "k-cell line windows."},
+    {"neighbours", (PyCFunction)Batch_neighbours, METH_VARARGS,
+     "Next cell along each oriented direction."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fiverow._core.Batch",
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Groups of game boards stepped together in C.",
+    .tp_methods = Batch_methods,
+    .tp_init = (initproc)Batch_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyObject *core_resolve(PyObject *Py_UNUSED(m), PyObject *dict)
+{
+    variant_params p;
+    if (parse_params(dict, &p))
+        return NULL;
+    variant v;
+    char err[512], desc[1024];
+    if (variant_init(&v, &p, err, sizeof(err))) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    variant_free(&v);
+    variant_params_describe(&p, desc, sizeof(desc));
+    return PyUnicode_FromString(desc);
+}
+
+static PyObject *core_param_table(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
+{
+    int n = variant_param_count();
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        const char *name;
+        const char *const *choices;
+        int lo, hi;
+        variant_param_info(i, &name, &choices, &lo, &hi);
+        PyObject *ch;
+        if (choices) {
+            ch = PyList_New(0);
+            for (int j = 0; ch && choices[j]; j++) {
+                PyObject *s = PyUnicode_FromString(choices[j]);
+                if (!s || PyList_Append(ch, s)) {
+                    Py_XDECREF(s);
+                    Py_CLEAR(ch);
+                    break;
+                }
+                Py_DECREF(s);
+            }
+        } else {
+            ch = Py_NewRef(Py_None);
+        }
+        PyObject *row = ch ? Py_BuildValue("(sNii)", name, ch, lo, hi) : NULL;
+        if (!row) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, row);
+    }
+    return list;
+}
+
+static PyObject *core_max_threads(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
+{
+#ifdef _OPENMP
+    return PyLong_FromLong(omp_get_num_procs());
+#else
+    return PyLong_FromLong(1);
+#endif
+}
+
+static PyMethodDef core_methods[] = {
+    {"resolve", core_resolve, METH_O,
+     "Validate variant parameters; 'key=value' lines of every parameter."},
+    {"param_table", core_param_table, METH_NOARGS,
+     "[(name, choices or None, lo, hi)] for every variant parameter."},
+    {"max_threads", core_max_threads, METH_NOARGS, "Processors OpenMP can use."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, .m_name = "_core",         .m_doc = "fiverow's C engine.",
+    .m_size = -1,          .m_methods = core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    if (PyType_Ready(&BatchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&BatchType);
+    if (PyModule_AddObject(m, "Batch", (PyObject *)&BatchType) < 0) {
+        Py_DECREF(&BatchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddStringConstant(m, "PARAM_NAMES", variant_param_names());
+    return m;
+}

@@ -1,0 +1,229 @@
+#include "variant.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "rng.h"
+
+/* ---- the parameter table: one row per parameter name of SPEC section 8 ---- */
+
+typedef struct param_def {
+    const char *name;
+    size_t offset;              /* into variant_params */
+    const char *const *choices; /* NULL-terminated names for enum parameters */
+    int lo, hi;                 /* range for integer parameters */
+} param_def;
+
+static const char *const geometry_names[] = {"plane", "strip", "torus", NULL};
+static const char *const rule_names[] = {"freestyle", "standard", "caro", NULL};
+static const char *const caro_end_names[] = {"open", "not_both_blocked", "gomocup", "gomocup6",
+                                             NULL};
+static const char *const protocol_names[] = {"free", "center", NULL};
+
+#define P(field) offsetof(variant_params, field)
+static const param_def params[] = {
+    {"geometry", P(geometry), geometry_names, 0, 0},
+    {"height", P(height), NULL, 3, GEOM_MAX_SIDE},
+    {"width", P(width), NULL, 3, GEOM_MAX_SIDE},
+    {"rule", P(rule), rule_names, 0, 0},
+    {"connect", P(connect), NULL, 2, 16},
+    {"caro_ends", P(caro_ends), caro_end_names, 0, 0},
+    {"protocol", P(protocol), protocol_names, 0, 0},
+    {"max_steps", P(max_steps), NULL, 0, 65535},
+};
+#undef P
+#define N_PARAMS ((int)(sizeof(params) / sizeof(params[0])))
+
+int variant_param_count(void)
+{
+    return N_PARAMS;
+}
+
+int variant_param_info(int i, const char **name, const char *const **choices, int *lo, int *hi)
+{
+    if (i < 0 || i >= N_PARAMS)
+        return -1;
+    *name = params[i].name;
+    *choices = params[i].choices;
+    *lo = params[i].lo;
+    *hi = params[i].hi;
+    return 0;
+}
+
+const char *variant_param_names(void)
+{
+    return "geometry, size, height, width, rule, connect, caro_ends, protocol, max_steps";
+}
+
+void variant_params_default(variant_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->geometry = GEOM_PLANE;
+    p->height = 15;
+    p->width = 15;
+    p->rule = RULE_FREESTYLE;
+    p->connect = 5;
+    p->caro_ends = CARO_OPEN;
+    p->protocol = PROTO_FREE;
+    p->max_steps = 0; /* 0: enough to fill the board */
+}
+
+static void join_choices(const char *const *choices, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = 0; choices[i]; i++) {
+        if (i)
+            strncat(buf, ", ", len - strlen(buf) - 1);
+        strncat(buf, choices[i], len - strlen(buf) - 1);
+    }
+}
+
+static int set_one(variant_params *p, const param_def *d, const char *value, char *err,
+                   size_t errlen)
+{
+    int *field = (int *)((char *)p + d->offset);
+    if (d->choices) {
+        for (int i = 0; d->choices[i]; i++)
+            if (strcmp(d->choices[i], value) == 0) {
+                *field = i;
+                return 0;
+            }
+        char allowed[256];
+        join_choices(d->choices, allowed, sizeof(allowed));
+        snprintf(err, errlen, "parameter '%s' has bad value '%s'; allowed: %s", d->name, value,
+                 allowed);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long x = strtol(value, &end, 10);
+    if (errno || end == value || *end != '\0') {
+        snprintf(err, errlen, "parameter '%s' must be an integer, got '%s'", d->name, value);
+        return -1;
+    }
+    if (x < d->lo || x > d->hi) {
+        snprintf(err, errlen, "parameter '%s' = %ld is out of range %d..%d", d->name, x, d->lo,
+                 d->hi);
+        return -1;
+    }
+    *field = (int)x;
+    return 0;
+}
+
+int variant_params_set(variant_params *p, const char *key, const char *value, char *err,
+                       size_t errlen)
+{
+    if (strcmp(key, "size") == 0) {
+        variant_params q = *p;
+        if (set_one(&q, &params[1], value, err, errlen)) {
+            /* report the error under the name the user gave */
+            snprintf(err, errlen, "parameter 'size' must be an integer in %d..%d, got '%s'", 3,
+                     GEOM_MAX_SIDE, value);
+            return -1;
+        }
+        p->height = p->width = q.height;
+        return 0;
+    }
+    for (int i = 0; i < N_PARAMS; i++)
+        if (strcmp(params[i].name, key) == 0)
+            return set_one(p, &params[i], value, err, errlen);
+    snprintf(err, errlen, "unknown parameter '%s'; allowed: %s", key, variant_param_names());
+    return -1;
+}
+
+int variant_params_describe(const variant_params *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < N_PARAMS; i++) {
+        const param_def *d = &params[i];
+        int x = *(const int *)((const char *)p + d->offset);
+        int n = d->choices ? snprintf(buf + used, len - used, "%s=%s\n", d->name, d->choices[x])
+                           : snprintf(buf + used, len - used, "%s=%d\n", d->name, x);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+    }
+    return 0;
+}
+
+/* ---- resolution ---- */
+
+static uint32_t params_fingerprint(const variant_params *p)
+{
+    uint64_t h = 0x66697665726f77ULL; /* "fiverow" */
+    const int *x = (const int *)p;
+    for (size_t i = 0; i < sizeof(*p) / sizeof(int); i++)
+        h = rng_mix64(h ^ (uint64_t)(uint32_t)x[i]);
+    return (uint32_t)(h >> 32) | 1u; /* never 0: a zeroed block is not a state */
+}
+
+static void set_planes(variant *v)
+{
+    int extra_board = v->g.n_on_board < v->g.n_cells;
+    const char **a = v->plane_names[OBS_ABSOLUTE], **m = v->plane_names[OBS_MOVER];
+    int na = 0, nm = 0;
+    a[na++] = "black";
+    a[na++] = "white";
+    a[na++] = "black_to_move";
+    a[na++] = "last_move";
+    m[nm++] = "own";
+    m[nm++] = "opponent";
+    m[nm++] = "mover_is_black";
+    m[nm++] = "last_move";
+    if (extra_board) {
+        a[na++] = "on_board";
+        m[nm++] = "on_board";
+    }
+    v->n_planes[OBS_ABSOLUTE] = na;
+    v->n_planes[OBS_MOVER] = nm;
+}
+
+int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
+{
+    memset(v, 0, sizeof(*v));
+    v->p = *p;
+    if (geometry_init(&v->g, p->geometry, p->height, p->width, p->order, p->edge, err, errlen))
+        return -1;
+    if (geometry_windows(&v->g, p->connect, NULL, 0) == 0) {
+        snprintf(err, errlen, "no line of connect=%d distinct cells fits on this %dx%d %s board",
+                 p->connect, p->height, p->width, geometry_names[p->geometry]);
+        variant_free(v);
+        return -1;
+    }
+    /* rays long enough for an exact-length check on either side */
+    if (geometry_build_rays(&v->g, p->connect)) {
+        snprintf(err, errlen, "out of memory building the geometry");
+        variant_free(v);
+        return -1;
+    }
+    v->n_special = 0;
+    v->n_actions = v->g.n_cells + v->n_special;
+    v->max_steps = p->max_steps ? p->max_steps : v->g.n_on_board;
+    v->legal_words = BITS_WORDS(v->n_actions);
+    v->off_cells = sizeof(board_hdr);
+    /* cells, then the CELL_OFF sentinel that geometry.hop leads off the edge to */
+    v->off_legal = (v->off_cells + (size_t)v->g.n_cells + 1 + 7) & ~(size_t)7;
+    v->off_lines = v->off_legal + sizeof(uint64_t) * (size_t)v->legal_words;
+    v->state_size = (v->off_lines + sizeof(uint32_t) * 2 * (size_t)v->g.n_lines + 7) & ~(size_t)7;
+    v->fingerprint = params_fingerprint(p);
+    set_planes(v);
+    v->initial = calloc(1, v->state_size);
+    if (!v->initial) {
+        snprintf(err, errlen, "out of memory");
+        variant_free(v);
+        return -1;
+    }
+    game_build_initial(v, (board_hdr *)v->initial);
+    return 0;
+}
+
+void variant_free(variant *v)
+{
+    geometry_free(&v->g);
+    free(v->initial);
+    v->initial = NULL;
+}

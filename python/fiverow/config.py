@@ -1,0 +1,187 @@
+"""Variant configuration: presets from ``configs/*.toml`` plus keyword overrides.
+
+A configuration is resolved once into a flat dict of parameter values and
+validated by the C core's parameter table, so the names and allowed values
+that Python accepts are exactly the ones C implements.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from . import _core
+
+#: Parameters that only mean something under some rules. Overriding one where
+#: it has no effect is an error (a silent no-op would hide a mistake).
+_APPLIES_TO_RULE: dict[str, tuple[str, ...]] = {
+    "caro_ends": ("caro",),
+}
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One variant parameter: its name, and either its choices or its range."""
+
+    name: str
+    choices: tuple[str, ...] | None
+    lo: int
+    hi: int
+
+    def check(self, value: object) -> None:
+        if self.choices is not None:
+            if not isinstance(value, str) or value not in self.choices:
+                raise ValueError(
+                    f"parameter '{self.name}' has bad value {value!r}; "
+                    f"allowed: {', '.join(self.choices)}"
+                )
+        else:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(
+                    f"parameter '{self.name}' must be an integer, got {type(value).__name__} "
+                    f"{value!r}"
+                )
+            if not self.lo <= value <= self.hi:
+                raise ValueError(
+                    f"parameter '{self.name}' = {value} is out of range {self.lo}..{self.hi}"
+                )
+
+
+@cache
+def param_specs() -> dict[str, ParamSpec]:
+    """Every parameter the engine accepts ('size' sets height and width)."""
+    specs = {
+        name: ParamSpec(name, tuple(choices) if choices is not None else None, lo, hi)
+        for name, choices, lo, hi in _core.param_table()
+    }
+    height = specs["height"]
+    specs["size"] = ParamSpec("size", None, height.lo, height.hi)
+    return specs
+
+
+@dataclass(frozen=True)
+class VariantConfig:
+    """A resolved variant: a name and every parameter's value."""
+
+    name: str
+    params: dict[str, Any] = field(hash=False)
+    description: str = ""
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+
+def _preset_files() -> dict[str, Path]:
+    root = importlib.resources.files("fiverow.configs")
+    return {
+        Path(str(entry)).stem: Path(str(entry))
+        for entry in root.iterdir()
+        if str(entry).endswith(".toml")
+    }
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"preset file {path} is not valid TOML: {e}") from None
+
+
+@cache
+def _presets() -> dict[str, dict[str, Any]]:
+    return {name: _read_toml(path) for name, path in sorted(_preset_files().items())}
+
+
+def preset_names() -> list[str]:
+    """Names of the presets shipped in ``configs/``."""
+    return list(_presets())
+
+
+def variants() -> dict[str, str]:
+    """Every preset with its one-line description."""
+    return {name: data.get("description", "") for name, data in _presets().items()}
+
+
+def _parse_resolved(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    specs = param_specs()
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        out[key] = value if specs[key].choices is not None else int(value)
+    return out
+
+
+def _check_keys(params: Mapping[str, Any], where: str) -> None:
+    specs = param_specs()
+    for key, value in params.items():
+        if key not in specs:
+            raise ValueError(
+                f"unknown parameter '{key}' in {where}; allowed: {', '.join(sorted(specs))}"
+            )
+        specs[key].check(value)
+
+
+def _layer(lower: Mapping[str, Any], upper: Mapping[str, Any]) -> dict[str, Any]:
+    """``upper`` over ``lower``; a ``size`` in ``upper`` replaces ``lower``'s height and width."""
+    merged = dict(lower)
+    if "size" in upper:
+        merged.pop("height", None)
+        merged.pop("width", None)
+    merged.update(upper)
+    return merged
+
+
+def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) -> VariantConfig:
+    """Resolve a preset name, a TOML path or a dict of parameters, plus overrides.
+
+    A dict may name a base preset under the key ``"preset"``. Raises
+    ``ValueError`` naming the parameter and listing what is allowed.
+    """
+    description = ""
+    if isinstance(name_or_config, Path) or (
+        isinstance(name_or_config, str) and name_or_config.endswith(".toml")
+    ):
+        path = Path(name_or_config)
+        if not path.is_file():
+            raise ValueError(f"config file {path} does not exist")
+        base: dict[str, Any] = _read_toml(path)
+        name = path.stem
+    elif isinstance(name_or_config, str):
+        presets = _presets()
+        if name_or_config not in presets:
+            raise ValueError(f"unknown variant '{name_or_config}'; presets: {', '.join(presets)}")
+        base = dict(presets[name_or_config])
+        name = name_or_config
+    elif isinstance(name_or_config, Mapping):
+        base = dict(name_or_config)
+        name = str(base.pop("name", "custom"))
+        preset = base.pop("preset", None)
+        if preset is not None:
+            inherited = resolve(str(preset))
+            base = _layer(inherited.params, base)
+            name = str(preset) if name == "custom" else name
+            description = inherited.description
+    else:
+        raise TypeError(
+            "variant must be a preset name, a path to a .toml file or a dict of parameters, "
+            f"got {type(name_or_config).__name__}"
+        )
+    description = str(base.pop("description", description))
+    _check_keys(base, f"variant '{name}'")
+    _check_keys(overrides, "the overrides")
+    merged = _layer(base, overrides)
+    resolved = _parse_resolved(_core.resolve({k: str(v) for k, v in merged.items()}))
+    for key in overrides:
+        rules = _APPLIES_TO_RULE.get(key)
+        if rules is not None and resolved["rule"] not in rules:
+            raise ValueError(
+                f"parameter '{key}' has no effect with rule='{resolved['rule']}' "
+                f"(it applies to rule {' / '.join(rules)})"
+            )
+    return VariantConfig(name=name, params=resolved, description=description)

@@ -1,0 +1,389 @@
+"""A pool: groups of boards, one variant per group, stepped by C in one call.
+
+The vector environment is a pool with one group; dataset generation and the
+balance tool run pools of several variants. Output arrays are allocated here
+once and written by C in place (zero copy): each call returns the same arrays,
+overwritten by the next call. Copy what you keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from . import _core
+from .config import VariantConfig, resolve
+from .notation import action_name
+
+AUTORESET_MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
+ILLEGAL_ACTIONS = {"raise": 0, "lose": 1, "random": 2}
+OBSERVATIONS = {"absolute": 0, "mover": 1}
+
+#: The largest number of offending envs an illegal-action error lists.
+_ERRORS_SHOWN = 10
+
+GroupsArg = Mapping[str, "int | Mapping[str, Any]"]
+
+
+def _choice(value: object, table: Mapping[str, int], what: str) -> str:
+    text = getattr(value, "name", value)  # gymnasium's AutoresetMode enum
+    if isinstance(text, str):
+        key = text.lower()
+        key = {"nextstep": "next_step", "samestep": "same_step"}.get(key, key)
+        if key in table:
+            return key
+    raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
+
+
+def check_seed(seed: object) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+    if int(seed) < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    return int(seed)
+
+
+def fresh_seed() -> int:
+    """A seed from the operating system's entropy, for reset(seed=None)."""
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)
+    return entropy % (1 << 63)
+
+
+@dataclass
+class _GroupSpec:
+    name: str
+    config: VariantConfig
+    num_envs: int
+
+
+def _parse_groups(groups: GroupsArg) -> list[_GroupSpec]:
+    if not isinstance(groups, Mapping) or not groups:
+        raise ValueError("groups must be a non-empty mapping of name -> num_envs (or dict)")
+    out = []
+    for name, spec in groups.items():
+        if isinstance(spec, Mapping):
+            spec = dict(spec)
+            if "num_envs" not in spec:
+                raise ValueError(f"group '{name}' needs 'num_envs'")
+            num_envs = spec.pop("num_envs")
+            given = spec.pop("config", None)
+            if isinstance(given, VariantConfig) and not spec:
+                config = given
+            else:
+                base = spec.pop("variant", spec.pop("preset", name))
+                config = resolve(base, **spec)
+        else:
+            num_envs = spec
+            config = resolve(name)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer):
+            raise TypeError(f"group '{name}': num_envs must be an int, got {num_envs!r}")
+        if num_envs < 1:
+            raise ValueError(f"group '{name}': num_envs must be >= 1, got {num_envs}")
+        out.append(_GroupSpec(str(name), config, int(num_envs)))
+    return out
+
+
+class Group:
+    """One group of a pool: its variant, spaces and output arrays."""
+
+    def __init__(self, pool: Pool, index: int, spec: _GroupSpec) -> None:
+        info = pool._batch.group_info(index)
+        self.name = spec.name
+        self.config = spec.config
+        self.index = index
+        self.num_envs: int = info["num_envs"]
+        self.n_actions: int = info["n_actions"]
+        self.n_cells: int = info["n_cells"]
+        self.height: int = info["height"]
+        self.width: int = info["width"]
+        self.max_steps: int = info["max_steps"]
+        self.state_size: int = info["state_size"]
+        self.planes: tuple[str, ...] = tuple(info["planes"])
+        self.on_board = np.frombuffer(info["on_board"], dtype=np.uint8).reshape(
+            self.height, self.width
+        )
+        self.special_actions: tuple[str, ...] = ()
+        shape = (len(self.planes), self.height, self.width)
+        self.single_observation_space = spaces.Box(0, 1, shape, dtype=np.uint8)
+        self.single_action_space = spaces.Discrete(self.n_actions)
+        n = self.num_envs
+        self.obs = np.zeros((n, *shape), dtype=np.uint8)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.uint8)
+        self.reward = np.zeros(n, dtype=np.float32)
+        self.rewards = np.zeros((n, 2), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.to_play = np.zeros(n, dtype=np.int8)
+        self.winner = np.full(n, -1, dtype=np.int8)
+        self.episode_length = np.zeros(n, dtype=np.int32)
+        self.illegal = np.zeros(n, dtype=np.bool_)
+        self.sampled = np.zeros(n, dtype=np.int64)
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "obs": self.obs,
+            "mask": self.mask,
+            "reward": self.reward,
+            "rewards": self.rewards,
+            "terminated": self.terminated,
+            "truncated": self.truncated,
+            "to_play": self.to_play,
+            "winner": self.winner,
+            "episode_length": self.episode_length,
+            "illegal": self.illegal,
+            "sampled": self.sampled,
+        }
+        self.same_step = pool.autoreset_mode == "same_step"
+        if self.same_step:
+            self.final_obs = np.zeros_like(self.obs)
+            self.has_final = np.zeros(n, dtype=np.bool_)
+            self.final_winner = np.full(n, -1, dtype=np.int8)
+            self.final_length = np.zeros(n, dtype=np.int32)
+            arrays.update(
+                final_obs=self.final_obs,
+                has_final=self.has_final,
+                final_winner=self.final_winner,
+                final_length=self.final_length,
+            )
+        for key, array in arrays.items():
+            pool._batch.bind(index, key, array)
+        self._report_illegal = pool.illegal_action != "raise"
+
+    @property
+    def geometry(self) -> str:
+        return str(self.config["geometry"])
+
+    def action_name(self, action: int) -> str:
+        return action_name(
+            action, self.n_cells, self.height, self.width, self.geometry, self.special_actions
+        )
+
+    def info(self) -> dict[str, Any]:
+        """The info dict of the last reset / step (arrays shared with C)."""
+        info: dict[str, Any] = {
+            "action_mask": self.mask,
+            "to_play": self.to_play,
+            "rewards": self.rewards,
+            "winner": self.winner,
+            "episode_length": self.episode_length,
+        }
+        if self._report_illegal:
+            info["illegal"] = self.illegal
+        if self.same_step and self.has_final.any():
+            info["final_obs"] = self.final_obs
+            info["_final_obs"] = self.has_final
+            info["final_info"] = {
+                "winner": self.final_winner,
+                "episode_length": self.final_length,
+            }
+            info["_final_info"] = self.has_final
+        return info
+
+
+class Pool:
+    """Groups of boards, possibly of different variants, stepped together in C.
+
+    ``groups`` maps a group name to its number of boards (the name is then a
+    preset) or to a dict ``{"num_envs": n, "variant": preset, **overrides}``.
+    """
+
+    def __init__(
+        self,
+        groups: GroupsArg,
+        *,
+        seed: int | None = None,
+        num_threads: int | None = None,
+        autoreset_mode: Any = "next_step",
+        illegal_action: str = "raise",
+        observation: str = "absolute",
+    ) -> None:
+        self.autoreset_mode = _choice(autoreset_mode, AUTORESET_MODES, "autoreset_mode")
+        self.illegal_action = _choice(illegal_action, ILLEGAL_ACTIONS, "illegal_action")
+        self.observation = _choice(observation, OBSERVATIONS, "observation")
+        if num_threads is None:
+            num_threads = _core.max_threads()
+        if isinstance(num_threads, bool) or not isinstance(num_threads, int | np.integer):
+            raise TypeError(f"num_threads must be an int or None, got {num_threads!r}")
+        if num_threads < 1:
+            raise ValueError(f"num_threads must be >= 1, got {num_threads}")
+        self.num_threads = int(num_threads)
+        self._seed = check_seed(seed)
+        specs = _parse_groups(groups)
+        self._batch = _core.Batch(
+            [(s.config.params, s.num_envs) for s in specs],
+            self.num_threads,
+            AUTORESET_MODES[self.autoreset_mode],
+            ILLEGAL_ACTIONS[self.illegal_action],
+            OBSERVATIONS[self.observation],
+        )
+        self.groups: dict[str, Group] = {s.name: Group(self, i, s) for i, s in enumerate(specs)}
+        self._order = list(self.groups)
+        self._has_reset = False
+
+    # ---- helpers ----
+
+    def group(self, name: str) -> Group:
+        try:
+            return self.groups[name]
+        except KeyError:
+            raise KeyError(f"no group '{name}'; groups: {', '.join(self._order)}") from None
+
+    def _actions(self, group: Group, actions: object) -> npt.NDArray[np.int64]:
+        a = np.asarray(actions)
+        if a.shape != (group.num_envs,):
+            raise ValueError(
+                f"actions for '{group.name}' must have shape ({group.num_envs},), got {a.shape}"
+            )
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions for '{group.name}' must be integers, got dtype {a.dtype}")
+        if a.dtype != np.int64:
+            if a.dtype == np.uint64 and a.size and int(a.max()) > np.iinfo(np.int64).max:
+                raise ValueError(f"actions for '{group.name}' out of range (uint64 overflow)")
+            a = a.astype(np.int64)
+        return np.ascontiguousarray(a)
+
+    def _format_errors(self, count: int, errors: Sequence[tuple[int, int, int, str]]) -> str:
+        parts = []
+        for gi, index, action, reason in errors[:_ERRORS_SHOWN]:
+            g = self.groups[self._order[gi]]
+            prefix = f"{g.name} " if len(self.groups) > 1 else ""
+            shown = g.action_name(action) if 0 <= action < g.n_actions else "out of range"
+            parts.append(f"{prefix}env {index}: action {action} ({shown}): {reason}")
+        more = f"; and {count - _ERRORS_SHOWN} more" if count > _ERRORS_SHOWN else ""
+        return f"illegal actions in {count} env(s), no env was stepped: " + "; ".join(parts) + more
+
+    def _require_reset(self) -> None:
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+
+    # ---- the API ----
+
+    def reset(
+        self, seed: int | None = None, masks: Mapping[str, npt.ArrayLike] | None = None
+    ) -> None:
+        """Reset every board, or the boards where ``masks[name]`` is True.
+
+        With a seed, boards are re-keyed from it (same seed, same games);
+        without one, each board starts its next episode.
+        """
+        seed = check_seed(seed)
+        if seed is None and not self._has_reset:
+            seed = self._seed if self._seed is not None else fresh_seed()
+        mask_arrays = None
+        if masks is not None:
+            unknown = set(masks) - set(self.groups)
+            if unknown:
+                raise KeyError(f"reset masks for unknown groups: {sorted(unknown)}")
+            mask_arrays = []
+            for name in self._order:
+                g = self.groups[name]
+                m = np.asarray(masks.get(name, np.zeros(g.num_envs, dtype=np.bool_)))
+                if m.shape != (g.num_envs,) or m.dtype != np.bool_:
+                    raise ValueError(
+                        f"reset mask for '{name}' must be a bool array of shape "
+                        f"({g.num_envs},), got {m.dtype} {m.shape}"
+                    )
+                mask_arrays.append(np.ascontiguousarray(m))
+            if not self._has_reset:
+                raise RuntimeError("call reset() without a mask first")
+        self._batch.reset(seed, mask_arrays)
+        self._has_reset = True
+
+    def step(self, actions: Mapping[str, npt.ArrayLike]) -> None:
+        """Step every board of every group; results are in each group's arrays.
+
+        Raises ``ValueError`` (and steps nothing) on an action out of range, on
+        a finished episode that was not reset, or, with
+        ``illegal_action="raise"``, on an illegal action.
+        """
+        self._require_reset()
+        if not isinstance(actions, Mapping) or set(actions) != set(self.groups):
+            raise ValueError(
+                f"actions must map every group name to an array: {', '.join(self._order)}"
+            )
+        arrays = [self._actions(self.groups[n], actions[n]) for n in self._order]
+        result = self._batch.step(arrays)
+        if result is not None:
+            count, errors = result
+            raise ValueError(self._format_errors(count, errors))
+
+    def sample_legal(self) -> dict[str, npt.NDArray[np.int64]]:
+        """A uniformly random legal action per board, drawn in C (0 where done)."""
+        self._require_reset()
+        self._batch.sample()
+        return {name: g.sampled for name, g in self.groups.items()}
+
+    def rollout(self, steps: int) -> dict[str, int]:
+        """Every board plays ``steps`` random legal moves in C, resetting finished games
+        at once. Returns totals (steps, episodes, seat wins, draws, truncations)."""
+        self._require_reset()
+        if isinstance(steps, bool) or not isinstance(steps, int | np.integer):
+            raise TypeError(f"steps must be an int, got {steps!r}")
+        stats: dict[str, int] = self._batch.rollout(int(steps))
+        return stats
+
+    # ---- single boards ----
+
+    def get_state(self, name: str, index: int) -> bytes:
+        self._require_reset()
+        return bytes(self._batch.get_state(self.group(name).index, index))
+
+    def set_state(self, name: str, index: int, state: bytes) -> None:
+        self._require_reset()
+        self._batch.set_state(self.group(name).index, index, state)
+
+    def clone(self, name: str, src: int, dst: int) -> None:
+        self._require_reset()
+        self._batch.clone(self.group(name).index, src, dst)
+
+    def board(self, name: str, index: int) -> dict[str, Any]:
+        """Cells (``[H, W]``: 0 empty, 1 black, 2 white, 3 off board) and header of a board."""
+        self._require_reset()
+        g = self.group(name)
+        data: dict[str, Any] = self._batch.board(g.index, index)
+        data["cells"] = np.frombuffer(data["cells"], dtype=np.uint8).reshape(g.height, g.width)
+        return data
+
+    def load_position(
+        self, name: str, index: int, rows: Sequence[str] | npt.ArrayLike, to_play: str = "auto"
+    ) -> None:
+        """Set up a position: rows of ``X`` (black), ``O`` (white), ``.`` (empty), or an
+        array of cell codes. ``to_play`` is ``"black"``, ``"white"`` or ``"auto"`` (black
+        when the stone counts are equal). The episode restarts from it."""
+        self._require_reset()
+        g = self.group(name)
+        cells = position_cells(rows, g.height, g.width)
+        if to_play == "auto":
+            colour = 0 if (cells == 1).sum() == (cells == 2).sum() else 1
+        elif to_play in ("black", "white"):
+            colour = 0 if to_play == "black" else 1
+        else:
+            raise ValueError(f"to_play must be 'black', 'white' or 'auto', got {to_play!r}")
+        self._batch.load_position(g.index, index, cells.tobytes(), colour)
+
+
+def position_cells(
+    rows: Sequence[str] | npt.ArrayLike, height: int, width: int
+) -> npt.NDArray[np.uint8]:
+    """Cell codes of a position given as strings (``X``/``O``/``.``) or as an array."""
+    if isinstance(rows, Sequence) and rows and isinstance(rows[0], str):
+        text = list(rows)
+        if len(text) != height or any(len(r) != width for r in text):
+            raise ValueError(f"position must be {height} rows of {width} characters")
+        codes = {".": 0, "X": 1, "O": 2, "x": 1, "o": 2, "-": 0, "#": 3}
+        try:
+            return np.array([[codes[ch] for ch in r] for r in text], dtype=np.uint8).reshape(-1)
+        except KeyError as e:
+            raise ValueError(f"unknown board character {e.args[0]!r} (use X, O, .)") from None
+    array = np.asarray(rows)
+    if array.shape not in ((height, width), (height * width,)):
+        raise ValueError(f"position array must have shape ({height}, {width}), got {array.shape}")
+    if array.dtype.kind not in "iu" or array.min(initial=0) < 0 or array.max(initial=0) > 3:
+        raise ValueError("position array must hold integer cell codes 0..3")
+    return array.astype(np.uint8).reshape(-1)

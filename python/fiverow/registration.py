@@ -1,0 +1,31 @@
+"""Gymnasium ids for every preset: ``gymnasium.make("fiverow/Freestyle-v0")``."""
+
+from __future__ import annotations
+
+import gymnasium
+
+from .config import preset_names
+
+NAMESPACE = "fiverow"
+
+
+def env_id(preset: str) -> str:
+    """Gymnasium id of a preset: ``renju-soosorv8`` -> ``fiverow/RenjuSoosorv8-v0``."""
+    camel = "".join(part[:1].upper() + part[1:] for part in preset.split("-"))
+    return f"{NAMESPACE}/{camel}-v0"
+
+
+def register_envs() -> list[str]:
+    """Register every preset with Gymnasium (done on ``import fiverow``)."""
+    ids = []
+    for preset in preset_names():
+        eid = env_id(preset)
+        if eid not in gymnasium.registry:
+            gymnasium.register(
+                id=eid,
+                entry_point="fiverow.single:FiverowEnv",
+                vector_entry_point="fiverow.vector:FiverowVectorEnv",
+                kwargs={"variant": preset},
+            )
+        ids.append(eid)
+    return ids

@@ -1,0 +1,127 @@
+"""One board as a plain ``gymnasium.Env`` (a one-env view of the vector engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from .config import VariantConfig
+from .vector import FiverowVectorEnv
+
+Obs = npt.NDArray[np.uint8]
+
+
+class FiverowEnv(gymnasium.Env[Obs, np.int64]):
+    """A single board. Both seats are played through the same ``step``: the seat
+    to act is ``info["to_play"]`` and the reward is that of the seat that just
+    acted (``info["rewards"]`` has both). Observations and infos are fresh
+    copies on every call. After the episode ends, call ``reset()``."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        variant: str | Mapping[str, Any] | Path | VariantConfig = "freestyle",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        observation: str = "absolute",
+        **overrides: Any,
+    ) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        self._vec = FiverowVectorEnv(
+            variant,
+            1,
+            num_threads=1,
+            autoreset_mode="disabled",
+            illegal_action=illegal_action,
+            observation=observation,
+            **overrides,
+        )
+        self.render_mode = render_mode
+        self.observation_space = self._vec.single_observation_space
+        self.action_space = self._vec.single_action_space
+        self._started = False
+
+    @property
+    def config(self) -> VariantConfig:
+        return self._vec.config
+
+    @property
+    def planes(self) -> tuple[str, ...]:
+        return self._vec.planes
+
+    @property
+    def vector_env(self) -> FiverowVectorEnv:
+        """The one-env vector environment underneath (state access, positions)."""
+        return self._vec
+
+    def _info(self) -> dict[str, Any]:
+        info = self._vec._group.info()
+        out: dict[str, Any] = {
+            "action_mask": info["action_mask"][0].copy(),
+            "to_play": int(info["to_play"][0]),
+            "rewards": info["rewards"][0].copy(),
+            "winner": int(info["winner"][0]),
+            "episode_length": int(info["episode_length"][0]),
+        }
+        if "illegal" in info:
+            out["illegal"] = bool(info["illegal"][0])
+        return out
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"unknown reset options: {sorted(options)}")
+        if seed is None and not self._started:
+            seed = int(self.np_random.integers(0, 2**63 - 1))
+        obs, _ = self._vec.reset(seed=seed)
+        self._started = True
+        return obs[0].copy(), self._info()
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, int | np.integer)
+            and not (
+                isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
+            )
+        ):
+            raise TypeError(f"action must be an integer, got {type(action).__name__} {action!r}")
+        obs, reward, terminated, truncated, _ = self._vec.step(np.array([int(action)]))
+        return (
+            obs[0].copy(),
+            float(reward[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            self._info(),
+        )
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal-action mask as bool (sb3-contrib's MaskablePPO convention)."""
+        return self._vec.action_masks()[0].copy()
+
+    def sample_legal(self) -> int:
+        """A uniformly random legal action."""
+        return int(self._vec.sample_legal()[0])
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            return None
+        return self._vec.render_env(0, self.render_mode)
+
+
+def make(
+    name: str | Mapping[str, Any] | Path | VariantConfig = "freestyle", **kwargs: Any
+) -> FiverowEnv:
+    """One board of a variant as a ``gymnasium.Env`` (keywords as :class:`FiverowEnv`)."""
+    return FiverowEnv(name, **kwargs)

@@ -1,0 +1,213 @@
+"""The Gymnasium vector environment: one pool group behind ``gymnasium.vector.VectorEnv``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from . import render as _render
+from .config import VariantConfig, resolve
+from .pool import Group, Pool
+
+_AUTORESET_ENUM = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
+
+Obs = npt.NDArray[np.uint8]
+
+
+class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` boards of one variant, stepped in C.
+
+    Returned arrays are views of buffers that C rewrites in place: they stay
+    valid until the next ``step``/``reset``. Copy what you keep.
+
+    ``info`` holds ``action_mask`` (``uint8[num_envs, n_actions]``),
+    ``to_play`` (seat to act next), ``rewards`` (``[num_envs, 2]`` by seat),
+    ``winner`` (seat, -1 for none or a draw) and ``episode_length``; in
+    ``same_step`` mode also ``final_obs`` / ``final_info`` with their ``_``
+    masks; with ``illegal_action`` ``"lose"`` or ``"random"``, ``illegal``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": None}
+
+    def __init__(
+        self,
+        variant: str | Mapping[str, Any] | Path | VariantConfig = "freestyle",
+        num_envs: int = 1,
+        *,
+        seed: int | None = None,
+        num_threads: int | None = None,
+        autoreset_mode: Any = "next_step",
+        illegal_action: str = "raise",
+        observation: str = "absolute",
+        render_mode: str | None = None,
+        **overrides: Any,
+    ) -> None:
+        config = variant if isinstance(variant, VariantConfig) else resolve(variant, **overrides)
+        if isinstance(variant, VariantConfig) and overrides:
+            config = resolve({**config.params, "name": config.name}, **overrides)
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        self.pool = Pool(
+            {config.name: {"num_envs": num_envs, "config": config}},
+            seed=seed,
+            num_threads=num_threads,
+            autoreset_mode=autoreset_mode,
+            illegal_action=illegal_action,
+            observation=observation,
+        )
+        self._group: Group = self.pool.groups[config.name]
+        self.config = config
+        self.num_envs = self._group.num_envs
+        self.render_mode = render_mode
+        self.metadata = {
+            **type(self).metadata,
+            "autoreset_mode": _AUTORESET_ENUM[self.pool.autoreset_mode],
+        }
+        self.single_observation_space = self._group.single_observation_space
+        self.single_action_space = self._group.single_action_space
+        g = self._group
+        self.observation_space = spaces.Box(
+            0, 1, (self.num_envs, *g.single_observation_space.shape), dtype=np.uint8
+        )
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, g.n_actions))
+        self._seed = seed
+
+    # ---- facts ----
+
+    @property
+    def planes(self) -> tuple[str, ...]:
+        """Names of the observation planes, in order."""
+        return self._group.planes
+
+    @property
+    def n_actions(self) -> int:
+        return self._group.n_actions
+
+    @property
+    def num_threads(self) -> int:
+        return self.pool.num_threads
+
+    def action_name(self, action: int) -> str:
+        """``h8``-style name of an action (cell) or the name of a special action."""
+        return self._group.action_name(int(action))
+
+    # ---- Gymnasium API ----
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Reset all envs, or those in ``options["reset_mask"]`` (bool ``[num_envs]``)."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError(f"unknown reset options: {sorted(options)} (known: reset_mask)")
+        if mask is not None:
+            if not isinstance(mask, np.ndarray):
+                raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
+            self.pool.reset(seed, {self._group.name: mask})
+        else:
+            self.pool.reset(seed)
+        return self._group.obs, self._group.info()
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        g = self._group
+        self.pool.step({g.name: actions})
+        return g.obs, g.reward, g.terminated, g.truncated, g.info()
+
+    def sample_legal(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per env, sampled in C."""
+        return self.pool.sample_legal()[self._group.name]
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal-action mask as bool ``[num_envs, n_actions]`` (sb3-contrib convention)."""
+        return self._group.mask.view(np.bool_)
+
+    def rollout(self, steps: int) -> dict[str, int]:
+        """Random self-play that stays in C: every env plays ``steps`` moves."""
+        return self.pool.rollout(steps)
+
+    def render(self) -> tuple[Any, ...] | None:
+        if self.render_mode is None:
+            return None
+        return tuple(self.render_env(i) for i in range(self.num_envs))
+
+    def render_env(self, index: int, mode: str | None = None) -> Any:
+        """Render one env: text (``"ansi"``) or an RGB array (``"rgb_array"``)."""
+        mode = mode or self.render_mode or "ansi"
+        board = self.pool.board(self._group.name, index)
+        if mode == "ansi":
+            return _render.ansi(board["cells"], board["last_move"], self._group.geometry)
+        if mode == "rgb_array":
+            return _render.rgb(board["cells"], board["last_move"])
+        raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
+
+    # ---- single boards (search, analysis, tests) ----
+
+    def get_state(self, index: int) -> bytes:
+        """The full state of one env as bytes (a memcpy; includes its RNG state)."""
+        return self.pool.get_state(self._group.name, index)
+
+    def set_state(self, index: int, state: bytes) -> None:
+        """Install state bytes from ``get_state`` of the same variant; checked first."""
+        self.pool.set_state(self._group.name, index, state)
+
+    def clone(self, src: int, dst: int) -> None:
+        """Copy env ``src`` onto env ``dst``."""
+        self.pool.clone(self._group.name, src, dst)
+
+    def board(self, index: int) -> dict[str, Any]:
+        return self.pool.board(self._group.name, index)
+
+    def load_position(
+        self, index: int, rows: Sequence[str] | npt.ArrayLike, to_play: str = "auto"
+    ) -> None:
+        """Start env ``index`` from a position (rows of ``X``/``O``/``.``)."""
+        self.pool.load_position(self._group.name, index, rows, to_play)
+
+    def __repr__(self) -> str:
+        return f"FiverowVectorEnv({self.config.name!r}, num_envs={self.num_envs})"
+
+
+def make_vec(
+    name_or_config: str | Mapping[str, Any] | Path | VariantConfig = "freestyle",
+    num_envs: int = 1,
+    seed: int | None = None,
+    num_threads: int | None = None,
+    autoreset_mode: Any = "next_step",
+    illegal_action: str = "raise",
+    observation: str = "absolute",
+    **overrides: Any,
+) -> FiverowVectorEnv:
+    """``num_envs`` boards of a variant as a Gymnasium vector environment.
+
+    ``name_or_config`` is a preset name (see :func:`fiverow.variants`), a path
+    to a TOML file or a dict of parameters; keyword ``overrides`` change single
+    parameters (``make_vec("caro", caro_ends="gomocup")``).
+    """
+    return FiverowVectorEnv(
+        name_or_config,
+        num_envs,
+        seed=seed,
+        num_threads=num_threads,
+        autoreset_mode=autoreset_mode,
+        illegal_action=illegal_action,
+        observation=observation,
+        **overrides,
+    )

@@ -1,0 +1,45 @@
+"""Build of the C extension fiverow._core (metadata lives in pyproject.toml)."""
+
+import glob
+import os
+import platform
+
+from setuptools import Extension, setup
+
+# x86-64-v3 adds BMI2 (pdep, used to pick a random legal action without a
+# branch) and AVX2; v2 still has popcnt. Chosen from the building CPU, since
+# the extension is built where it runs; FIVEROW_MARCH overrides ("" for none).
+_V3_FLAGS = {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"}
+
+
+def default_march() -> str:
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        flags = []
+    return "x86-64-v3" if _V3_FLAGS <= set(flags) else "x86-64-v2"
+
+
+def compile_args() -> list[str]:
+    args = ["-O3", "-fopenmp", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing", "-flto=auto",
+            "-fvisibility=hidden", "-fno-semantic-interposition"]
+    march = os.environ.get("FIVEROW_MARCH", default_march())
+    if march:
+        args.append(f"-march={march}")
+    return args
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "fiverow._core",
+            sources=sorted(glob.glob("csrc/*.c")),
+            depends=sorted(glob.glob("csrc/*.h")),
+            extra_compile_args=compile_args(),
+            extra_link_args=["-fopenmp", "-flto=auto", "-O3"],
+        )
+    ]
+)

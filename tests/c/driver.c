@@ -1,0 +1,265 @@
+/* A command-line driver of the C core with no Python in it, so the test suite
+ * can build the engine with -fsanitize=address,undefined and exercise it.
+ *
+ * Reads one command per line on stdin, prints one result line per command:
+ *   new N THREADS AUTORESET ILLEGAL OBS SEED key=value...   a batch of N boards
+ *   load BOARD COLOUR ROW ROW ...    a position (COLOUR b or w; rows of X O .)
+ *   step A0 A1 ...                   step every board; prints per-board
+ *                                    "status winner reward" or the errors
+ *   random K                         K steps of sample + step; prints a checksum
+ *   rollout K                        K random moves per board in C; statistics
+ *   check BOARD                      batch_check_state on the board's state
+ *   corrupt BOARD OFFSET             flip a byte of the state, then check it
+ *   clone SRC DST                    copy a board, then check it
+ *   windows K                        number of K-cell windows of the geometry
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "game.h"
+
+static batch *B;
+static void *outs[16];
+
+static void free_all(void)
+{
+    batch_destroy(B);
+    B = NULL;
+    for (int i = 0; i < 16; i++) {
+        free(outs[i]);
+        outs[i] = NULL;
+    }
+}
+
+static void *alloc_out(int slot, size_t bytes)
+{
+    outs[slot] = calloc(bytes ? bytes : 1, 1);
+    return outs[slot];
+}
+
+static int cmd_new(char *args)
+{
+    int n, threads, autoreset, illegal, obs_kind;
+    unsigned long long seed;
+    int used = 0;
+    if (sscanf(args, "%d %d %d %d %d %llu %n", &n, &threads, &autoreset, &illegal, &obs_kind, &seed,
+               &used) < 6) {
+        puts("error bad new");
+        return 0;
+    }
+    variant_params p;
+    variant_params_default(&p);
+    char err[512];
+    for (char *tok = strtok(args + used, " \n"); tok; tok = strtok(NULL, " \n")) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            puts("error bad parameter");
+            return 0;
+        }
+        *eq = '\0';
+        if (variant_params_set(&p, tok, eq + 1, err, sizeof(err))) {
+            printf("error %s\n", err);
+            return 0;
+        }
+    }
+    free_all();
+    B = batch_create(&p, &n, 1, threads, autoreset, illegal, obs_kind, err, sizeof(err));
+    if (!B) {
+        printf("error %s\n", err);
+        return 0;
+    }
+    group *g = &B->groups[0];
+    size_t obs = (size_t)n * (size_t)g->v.n_planes[obs_kind] * (size_t)g->v.g.n_cells;
+    group_outputs *o = &g->out;
+    o->obs = alloc_out(0, obs);
+    o->mask = alloc_out(1, (size_t)n * (size_t)g->v.n_actions);
+    o->reward = alloc_out(2, sizeof(float) * (size_t)n);
+    o->rewards = alloc_out(3, sizeof(float) * 2 * (size_t)n);
+    o->terminated = alloc_out(4, (size_t)n);
+    o->truncated = alloc_out(5, (size_t)n);
+    o->to_play = alloc_out(6, (size_t)n);
+    o->winner = alloc_out(7, (size_t)n);
+    o->episode_length = alloc_out(8, sizeof(int32_t) * (size_t)n);
+    o->illegal = alloc_out(9, (size_t)n);
+    o->final_obs = alloc_out(10, obs);
+    o->has_final = alloc_out(11, (size_t)n);
+    o->final_winner = alloc_out(12, (size_t)n);
+    o->final_length = alloc_out(13, sizeof(int32_t) * (size_t)n);
+    o->sampled = alloc_out(14, sizeof(int64_t) * (size_t)n);
+    batch_reset(B, 1, seed, NULL);
+    printf("ok actions=%d cells=%d state=%zu lines=%d\n", g->v.n_actions, g->v.g.n_cells,
+           g->v.state_size, g->v.g.n_lines);
+    return 1;
+}
+
+static void cmd_load(char *args)
+{
+    group *g = &B->groups[0];
+    int board;
+    char colour;
+    int used = 0;
+    if (sscanf(args, "%d %c %n", &board, &colour, &used) < 2 || board < 0 || board >= g->n) {
+        puts("error bad load");
+        return;
+    }
+    uint8_t *cells = calloc((size_t)g->v.g.n_cells, 1);
+    int c = 0;
+    for (char *s = args + used; *s && c < g->v.g.n_cells; s++) {
+        if (*s == ' ' || *s == '\n')
+            continue;
+        cells[c++] = *s == 'X' ? CELL_BLACK : *s == 'O' ? CELL_WHITE : CELL_EMPTY;
+    }
+    const char *why = c == g->v.g.n_cells ? batch_load_position(B, 0, board, cells, colour == 'w')
+                                          : "wrong number of cells";
+    free(cells);
+    printf(why ? "error %s\n" : "ok\n", why);
+}
+
+static void cmd_step(char *args)
+{
+    group *g = &B->groups[0];
+    int64_t *actions = calloc((size_t)g->n, sizeof(int64_t));
+    char *s = args;
+    for (int i = 0; i < g->n; i++)
+        actions[i] = strtoll(s, &s, 10);
+    const int64_t *per_group[1] = {actions};
+    batch_error errs[8];
+    int n_err = batch_step(B, per_group, errs, 8);
+    if (n_err) {
+        printf("errors %d", n_err);
+        for (int k = 0; k < n_err && k < 8; k++)
+            printf(" [%d %lld %s]", errs[k].index, (long long)errs[k].action, errs[k].reason);
+        putchar('\n');
+    } else {
+        for (int i = 0; i < g->n; i++)
+            printf("%s%d %d %d %g", i ? " | " : "",
+                   g->out.terminated[i]  ? 1
+                   : g->out.truncated[i] ? 2
+                                         : 0,
+                   g->out.winner[i], g->out.illegal[i], (double)g->out.reward[i]);
+        putchar('\n');
+    }
+    free(actions);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static void cmd_random(char *args)
+{
+    int k = atoi(args);
+    group *g = &B->groups[0];
+    const group_outputs *o = &g->out;
+    size_t n = (size_t)g->n;
+    size_t obs = n * (size_t)g->v.n_planes[B->obs_kind] * (size_t)g->v.g.n_cells;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    long long ends = 0;
+    for (int t = 0; t < k; t++) {
+        batch_sample(B);
+        const int64_t *per_group[1] = {o->sampled};
+        batch_error errs[1];
+        if (batch_step(B, per_group, errs, 1)) {
+            printf("error step %d: board %d action %lld: %s\n", t, errs[0].index,
+                   (long long)errs[0].action, errs[0].reason);
+            return;
+        }
+        h = fnv(h, o->obs, obs);
+        h = fnv(h, o->mask, n * (size_t)g->v.n_actions);
+        h = fnv(h, o->rewards, 2 * n * sizeof(float));
+        h = fnv(h, o->terminated, n);
+        h = fnv(h, o->truncated, n);
+        h = fnv(h, o->to_play, n);
+        for (size_t i = 0; i < n; i++) {
+            ends += o->terminated[i] || o->truncated[i];
+            const char *why =
+                batch_check_state(g, (const uint8_t *)group_board(g, (int)i), g->v.state_size);
+            if (why) {
+                printf("error step %d board %zu: %s\n", t, i, why);
+                return;
+            }
+        }
+    }
+    printf("ok %016llx %lld\n", (unsigned long long)h, ends);
+}
+
+static void cmd_rollout(char *args)
+{
+    rollout_stats st;
+    batch_rollout(B, atoi(args), &st);
+    printf("ok steps=%lld episodes=%lld w0=%lld w1=%lld draws=%lld trunc=%lld len=%lld\n",
+           (long long)st.steps, (long long)st.episodes, (long long)st.wins[0],
+           (long long)st.wins[1], (long long)st.draws, (long long)st.truncations,
+           (long long)st.length_sum);
+}
+
+static void print_check(int board)
+{
+    const group *g = &B->groups[0];
+    const char *why = batch_check_state(g, (const uint8_t *)group_board(g, board), g->v.state_size);
+    printf(why ? "bad %s\n" : "ok\n", why);
+}
+
+int main(void)
+{
+    char line[8192];
+    while (fgets(line, sizeof(line), stdin)) {
+        char cmd[32] = {0};
+        int used = 0;
+        if (sscanf(line, "%31s %n", cmd, &used) < 1)
+            continue;
+        char *args = line + used;
+        if (strcmp(cmd, "new") == 0) {
+            cmd_new(args);
+            continue;
+        }
+        if (!B) {
+            puts("error no batch");
+            continue;
+        }
+        group *g = &B->groups[0];
+        if (strcmp(cmd, "load") == 0) {
+            cmd_load(args);
+        } else if (strcmp(cmd, "step") == 0) {
+            cmd_step(args);
+        } else if (strcmp(cmd, "random") == 0) {
+            cmd_random(args);
+        } else if (strcmp(cmd, "rollout") == 0) {
+            cmd_rollout(args);
+        } else if (strcmp(cmd, "check") == 0) {
+            print_check(atoi(args));
+        } else if (strcmp(cmd, "corrupt") == 0) {
+            int board, offset;
+            if (sscanf(args, "%d %d", &board, &offset) == 2 && offset >= 0 &&
+                (size_t)offset < g->v.state_size) {
+                ((uint8_t *)group_board(g, board))[offset] ^= 0x5a;
+                print_check(board);
+            } else {
+                puts("error bad corrupt");
+            }
+        } else if (strcmp(cmd, "clone") == 0) {
+            int src, dst;
+            if (sscanf(args, "%d %d", &src, &dst) == 2) {
+                memcpy(group_board(g, dst), group_board(g, src), g->v.state_size);
+                batch_refresh_board(B, 0, dst);
+                print_check(dst);
+            } else {
+                puts("error bad clone");
+            }
+        } else if (strcmp(cmd, "windows") == 0) {
+            printf("ok %d\n", geometry_windows(&g->v.g, atoi(args), NULL, 0));
+        } else {
+            printf("error unknown command %s\n", cmd);
+        }
+        fflush(stdout);
+    }
+    free_all();
+    return 0;
+}

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import fiverow
+
+DATA = Path(__file__).parent / "data"
+
+
+def load_json(name: str) -> Any:
+    with open(DATA / name) as f:
+        return json.load(f)
+
+
+def single_board(params: dict[str, Any] | str, **overrides: Any) -> fiverow.FiverowVectorEnv:
+    """One board with autoreset off, reset with seed 0."""
+    env = fiverow.make_vec(params, num_envs=1, seed=0, autoreset_mode="disabled", **overrides)
+    env.reset()
+    return env
+
+
+def play_on(
+    env: fiverow.FiverowVectorEnv, rows: list[str], cell: int, colour: str
+) -> tuple[bool, int]:
+    """Load rows with `colour` to move, play `cell`; (terminated, winner seat)."""
+    env.load_position(0, rows, to_play=colour)
+    _, _, terminated, _, info = env.step(np.array([cell]))
+    return bool(terminated[0]), int(info["winner"][0])
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA

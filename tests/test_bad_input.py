@@ -1,0 +1,162 @@
+"""Bad input gets a clear error that names what was wrong, and changes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fiverow
+
+
+@pytest.fixture
+def env():
+    e = fiverow.make_vec("freestyle", num_envs=4, seed=1)
+    e.reset()
+    for _ in range(10):
+        e.step(e.sample_legal())
+    return e
+
+
+def snapshot(env):
+    g = env.pool.groups[env.config.name]
+    return (
+        [env.get_state(i) for i in range(env.num_envs)],
+        g.obs.copy(),
+        g.mask.copy(),
+        g.reward.copy(),
+    )
+
+
+def assert_unchanged(env, before):
+    after = snapshot(env)
+    assert after[0] == before[0]
+    for a, b in zip(after[1:], before[1:], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "actions,error,match",
+    [
+        (np.zeros(4, dtype=np.float64), TypeError, "integers"),
+        (np.zeros(3, dtype=np.int64), ValueError, r"shape \(4,\)"),
+        (np.zeros((4, 1), dtype=np.int64), ValueError, "shape"),
+        (np.array([0, 1, -1, 2]), ValueError, "env 2: action -1 .*out of range"),
+        (np.array([0, 1, 2, 225]), ValueError, "env 3: action 225 .*out of range"),
+        (np.array(["a", "b", "c", "d"]), TypeError, "integers"),
+    ],
+)
+def test_bad_actions_change_nothing(env, actions, error, match):
+    before = snapshot(env)
+    with pytest.raises(error, match=match):
+        env.step(actions)
+    assert_unchanged(env, before)
+
+
+def test_occupied_cells_are_named_and_nothing_changes(env):
+    occupied = [int(np.flatnonzero(env.board(i)["cells"].reshape(-1))[0]) for i in range(4)]
+    actions = env.sample_legal().copy()
+    actions[1] = occupied[1]
+    actions[3] = occupied[3]
+    before = snapshot(env)
+    with pytest.raises(ValueError) as e:
+        env.step(actions)
+    message = str(e.value)
+    assert "2 env(s)" in message and "env 1:" in message and "env 3:" in message
+    assert "occupied" in message and env.action_name(occupied[1]) in message
+    assert "env 0:" not in message
+    assert_unchanged(env, before)
+
+
+def test_step_before_reset():
+    env = fiverow.make_vec("freestyle", num_envs=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"name_or_config": "gomoku"}, "unknown variant 'gomoku'; presets: caro, freestyle"),
+        ({"size": 40}, "'size' = 40 is out of range 3..32"),
+        ({"size": "15"}, "'size' must be an integer"),
+        ({"rule": "renjuu"}, "allowed: freestyle, standard, caro"),
+        ({"caro_ends": "open"}, "'caro_ends' has no effect with rule='freestyle'"),
+        ({"colour": "red"}, "unknown parameter 'colour'.*allowed: .*caro_ends"),
+        ({"connect": 1}, "'connect' = 1 is out of range"),
+        ({"connect": 9, "size": 5}, "no line of connect=9"),
+        ({"num_envs": 0}, "num_envs must be >= 1"),
+        ({"num_threads": 0}, "num_threads must be >= 1"),
+        ({"autoreset_mode": "sometimes"}, "autoreset_mode must be one of next_step"),
+        ({"illegal_action": "ignore"}, "illegal_action must be one of raise, lose, random"),
+        ({"observation": "rgb"}, "observation must be one of absolute, mover"),
+        ({"seed": -1}, "seed must be >= 0"),
+    ],
+)
+def test_bad_configuration(kwargs, match):
+    kwargs = {"name_or_config": "freestyle", "num_envs": 2} | kwargs
+    with pytest.raises((ValueError, TypeError), match=match):
+        fiverow.make_vec(**kwargs)
+
+
+def test_bad_config_file(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text("rule = [unclosed")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        fiverow.make_vec(path, num_envs=1)
+    with pytest.raises(ValueError, match="does not exist"):
+        fiverow.make_vec(tmp_path / "missing.toml", num_envs=1)
+    good = tmp_path / "mine.toml"
+    good.write_text('geometry = "torus"\nsize = 9\nrule = "standard"\n')
+    env = fiverow.make_vec(good, num_envs=1)
+    assert env.config["geometry"] == "torus" and env.config["height"] == 9
+
+
+def test_bad_reset_masks(env):
+    with pytest.raises(TypeError, match="numpy array"):
+        env.reset(options={"reset_mask": [True, False, True, False]})
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        env.reset(options={"reset_mask": np.ones(3, dtype=bool)})
+    with pytest.raises(ValueError, match="bool"):
+        env.reset(options={"reset_mask": np.ones(4, dtype=np.int64)})
+    with pytest.raises(ValueError, match="unknown reset options"):
+        env.reset(options={"mask": 1})
+
+
+def test_bad_states(env):
+    state = env.get_state(0)
+    before = snapshot(env)
+    with pytest.raises(ValueError, match="wrong length"):
+        env.set_state(1, state[:-8])
+    other = fiverow.make_vec("caro", num_envs=1, seed=0)
+    other.reset()
+    with pytest.raises(ValueError, match="another variant"):
+        env.set_state(1, other.get_state(0))
+    corrupt = bytearray(state)
+    cells_at = 48
+    corrupt[cells_at + 3] = 7
+    with pytest.raises(ValueError, match="impossible value"):
+        env.set_state(1, bytes(corrupt))
+    with pytest.raises(IndexError, match="env index 9"):
+        env.set_state(9, state)
+    assert_unchanged(env, before)
+
+
+def test_bad_positions(env):
+    with pytest.raises(ValueError, match="15 rows of 15"):
+        env.load_position(0, ["XO"])
+    with pytest.raises(ValueError, match="unknown board character 'Z'"):
+        env.load_position(0, ["Z" * 15] * 15)
+    with pytest.raises(ValueError, match="to_play"):
+        env.load_position(0, ["." * 15] * 15, to_play="green")
+
+
+def test_single_env_bad_actions():
+    env = fiverow.make("freestyle")
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="integer"):
+        env.step(1.5)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(999)
+    env.step(7)
+    with pytest.raises(ValueError, match="occupied"):
+        env.step(7)

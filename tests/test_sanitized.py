@@ -1,0 +1,126 @@
+"""The C core built with -fsanitize=address,undefined and driven without Python
+(tests/c/driver.c): random play in every mode, rollouts, state checks and rule
+vectors, so that memory errors and undefined behaviour fail the suite."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import fiverow
+
+ROOT = Path(__file__).resolve().parent.parent
+CC = os.environ.get("CC", "gcc")
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory) -> Path:
+    if shutil.which(CC) is None:
+        pytest.fail(f"C compiler {CC!r} not found: the sanitizer build needs it")
+    out = tmp_path_factory.mktemp("asan") / "driver"
+    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c") if p.name != "module.c")
+    cmd = [
+        CC,
+        "-std=c11",
+        "-O1",
+        "-g",
+        "-fopenmp",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=all",
+        "-fno-omit-frame-pointer",
+        f"-I{ROOT / 'csrc'}",
+        *sources,
+        str(ROOT / "tests" / "c" / "driver.c"),
+        "-o",
+        str(out),
+    ]
+    subprocess.run(cmd, check=True)
+    return out
+
+
+def run(driver: Path, script: str) -> list[str]:
+    env = dict(
+        os.environ,
+        ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+        UBSAN_OPTIONS="print_stacktrace=1",
+    )
+    proc = subprocess.run(
+        [str(driver)], input=script, capture_output=True, text=True, env=env, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "runtime error" not in proc.stderr and "AddressSanitizer" not in proc.stderr, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def params_text(preset: str, **overrides) -> str:
+    config = fiverow.resolve(preset, **overrides)
+    return " ".join(f"{k}={v}" for k, v in config.params.items())
+
+
+@pytest.mark.parametrize("preset", ["freestyle", "standard", "caro", "strip", "torus"])
+def test_random_play_in_every_mode(driver, preset):
+    p = params_text(preset)
+    script = []
+    for autoreset in (0, 1, 2):
+        for illegal in (0, 1, 2):
+            obs = (autoreset + illegal) % 2
+            script.append(f"new 300 2 {autoreset} {illegal} {obs} 5 {p}")
+            # disabled autoreset stops at the first finished board: few steps then
+            script.append(f"random {400 if autoreset != 2 else 5}")
+            script.append("rollout 150")
+            script.append("check 7")
+            script.append("clone 3 4")
+    out = run(driver, "\n".join(script) + "\n")
+    assert len(out) == len(script)
+    assert all(line.startswith("ok") for line in out), out
+
+
+def test_corrupt_states_are_caught(driver):
+    p = params_text("freestyle")
+    script = [f"new 2 1 0 0 0 1 {p}", "random 20"]
+    script += [f"corrupt 0 {offset}" for offset in (20, 48, 60, 200, 300, 320, 600)]
+    out = run(driver, "\n".join(script) + "\n")
+    assert out[0].startswith("ok") and out[1].startswith("ok")
+    verdicts = out[2:]
+    assert all(v.startswith("bad") for v in verdicts[1:]), verdicts
+
+
+def test_thread_count_does_not_change_play(driver):
+    for preset in ("freestyle", "strip"):
+        p = params_text(preset)
+        outs = [run(driver, f"new 512 {t} 0 0 0 77 {p}\nrandom 300\nrollout 200\n") for t in (1, 2)]
+        assert outs[0] == outs[1]
+
+
+def test_rule_vectors_under_sanitizers(driver):
+    empty = "." * 15
+    rows = [empty] * 7 + [".....XX.XX....."] + [empty] * 7
+    script = [
+        f"new 1 1 2 0 0 1 {params_text('caro')}",
+        "load 0 b " + " ".join(rows),
+        "step 112",
+        f"new 1 1 2 0 0 1 {params_text('caro', caro_ends='gomocup6')}",
+        "load 0 b " + " ".join([empty] * 7 + ["....OXXXXX.O..."] + [empty] * 7),
+        "step 115",
+        f"new 1 1 2 0 0 1 {params_text('torus', height=4, width=8)}",
+        "load 0 b " + " ".join(["X......."] * 3 + ["........"]),
+        "step 24",
+        "windows 5",
+        f"new 1 1 2 0 0 1 {params_text('strip')}",
+        "windows 5",
+        "new 1 1 2 0 0 1 geometry=plane size=40",
+    ]
+    out = run(driver, "\n".join(script) + "\n")
+    assert out[2] == "1 0 0 1"  # open five wins
+    assert out[5] == "1 0 0 1"  # caro6 overline of six wins
+    assert out[8] == "0 -1 0 0"  # a 4-cycle of stones is not five
+    assert out[9] == "ok 96"  # rows: 4 x 8, diagonals: 2 x 32; no column fits 5
+    assert out[11] == "ok 276"
+    assert out[12].startswith("error parameter 'size'")
