@@ -238,9 +238,19 @@ static int validate_board(const batch *b, const group *g, int i, int64_t action)
 
 /* ---- the batch ---- */
 
+/* Set in a child process after fork(): libgomp's thread pool did not survive
+ * the fork and a parallel region there would hang, so everything runs on the
+ * calling thread. */
+static volatile int forked_child;
+
+void batch_after_fork_in_child(void)
+{
+    forked_child = 1;
+}
+
 static int use_parallel(const batch *b)
 {
-    return b->num_threads > 1 && b->n_total >= PARALLEL_MIN_BOARDS;
+    return b->num_threads > 1 && b->n_total >= PARALLEL_MIN_BOARDS && !forked_child;
 }
 
 void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks)

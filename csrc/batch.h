@@ -91,6 +91,10 @@ void batch_sample(batch *b);
  * when an episode ends; outputs are rewritten at the end. */
 void batch_rollout(batch *b, int steps, rollout_stats *stats);
 
+/* Call in a child process after fork(): from then on batches run serially
+ * (libgomp cannot start a team in a forked child). */
+void batch_after_fork_in_child(void);
+
 /* Rewrite every output of one board from its state. */
 void batch_refresh_board(batch *b, int g, int i);
 

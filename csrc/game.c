@@ -96,9 +96,6 @@ unsigned game_apply(const variant *v, board_hdr *b, int action)
     unsigned changes = 0;
     uint8_t stone = (uint8_t)(b->colour + 1);
     cells[action] = stone;
-    uint32_t *bits = board_line_bits(v, b, b->colour);
-    if (bits)
-        line_bits_add(&v->g, bits, action);
     b->n_stones++;
     b->last_move = (int16_t)action;
     if (v->p.protocol == PROTO_CENTER && b->n_stones == 1) {
@@ -108,7 +105,7 @@ unsigned game_apply(const variant *v, board_hdr *b, int action)
         bits_clear(legal, action);
         b->n_legal--;
     }
-    if (lines_wins(v, b, action, stone)) {
+    if (lines_place(v, b, action, stone)) {
         b->status = STATUS_TERMINATED;
         b->winner = (int8_t)b->seat;
     } else if (b->n_legal == 0) {

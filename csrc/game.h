@@ -55,5 +55,7 @@ void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, in
 /* Does a stone of `stone` (CELL_BLACK / CELL_WHITE) at p, already on the
  * board, win under the line rule? */
 int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
+/* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
+int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
 
 #endif

@@ -29,13 +29,12 @@ static inline void line_bits_add(const geometry *g, uint32_t *bits, int p)
     }
 }
 
-/* Run through p (counted as a stone) from one line bit set. */
-static inline int line_run_bits(const geometry *g, line_bits bits, int p, int axis, int ends[2])
+/* Run through the cell at lp (line * LINE_BITS + position) given the line's
+ * bit set m of one colour, that cell's own bit set. */
+static inline int line_run_word(const geometry *g, unsigned lp, uint32_t m, int ends[2])
 {
-    unsigned lp = g->line_of[p * g->n_axes + axis];
     unsigned line = lp / LINE_BITS, pos = lp % LINE_BITS, len = g->line_len[line];
     const int16_t *cells = g->line_cells + line * LINE_BITS;
-    uint32_t m = bits[line] | (1u << pos);
     if (!g->line_cycle[line]) {
         /* 64-bit so that a full 32-cell line still leaves a zero to find */
         int up = __builtin_ctzll(~((uint64_t)m >> pos));          /* p and the cells after it */
@@ -57,6 +56,13 @@ static inline int line_run_bits(const geometry *g, line_bits bits, int p, int ax
     ends[0] = cells[(pos + up) % len];
     ends[1] = cells[(pos + len - down - 1) % len];
     return up + down;
+}
+
+/* Run through p (counted as a stone) from one colour's line bit sets. */
+static inline int line_run_bits(const geometry *g, line_bits bits, int p, int axis, int ends[2])
+{
+    unsigned lp = g->line_of[p * g->n_axes + axis];
+    return line_run_word(g, lp, bits[lp / LINE_BITS] | (1u << (lp % LINE_BITS)), ends);
 }
 
 /* Stones of `stone` met walking from p along oriented direction od, up to

@@ -4,6 +4,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pthread.h>
 #include <string.h>
 
 #include "batch.h"
@@ -751,5 +752,6 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     PyModule_AddStringConstant(m, "PARAM_NAMES", variant_param_names());
+    pthread_atfork(NULL, NULL, batch_after_fork_in_child);
     return m;
 }

@@ -25,29 +25,67 @@ static int caro_axis_wins(int conv, const uint8_t *cells, int len, int k, const 
     }
 }
 
+/* Does a run of len with these ends win along its axis under rule? */
+static inline int axis_wins(int rule, int k, int conv, const uint8_t *cells, int len,
+                            const int ends[2], uint8_t stone)
+{
+    switch (rule) {
+    case RULE_FREESTYLE:
+        return len >= k;
+    case RULE_STANDARD:
+        return len == k;
+    default: /* RULE_CARO */
+        return len >= k && caro_axis_wins(conv, cells, len, k, ends, stone);
+    }
+}
+
 int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone)
 {
     const geometry *g = &v->g;
     const uint8_t *cells = board_cells_c(v, b);
     line_bits bits = board_line_bits_c(v, b, stone - 1);
-    int k = v->p.connect, ends[2];
+    const int rule = v->p.rule, k = v->p.connect, conv = v->p.caro_ends;
+    /* freestyle needs to know a run reaches k; the others whether it exceeds k */
+    int cap = rule == RULE_FREESTYLE ? k : k + 1, ends[2];
+    for (int a = 0; a < g->n_axes; a++) {
+        int len = line_run(g, cells, bits, p, a, stone, cap, ends);
+        if (axis_wins(rule, k, conv, cells, len, ends, stone))
+            return 1;
+    }
+    return 0;
+}
+
+/* Add the stone to each axis's word and count its run from the value in hand:
+ * one load and one store per axis. `rule` is a constant at each call site, so
+ * the compiler makes one loop per rule. */
+static inline int place_bits(const variant *v, uint32_t *bits, const uint8_t *cells, int p,
+                             uint8_t stone, int rule)
+{
+    const geometry *g = &v->g;
+    const uint16_t *line_of = g->line_of + p * g->n_axes;
+    const int n_axes = g->n_axes, k = v->p.connect, conv = v->p.caro_ends;
+    int win = 0, ends[2];
+    for (int a = 0; a < n_axes; a++) {
+        unsigned lp = line_of[a];
+        uint32_t m = bits[lp / LINE_BITS] | (1u << (lp % LINE_BITS));
+        bits[lp / LINE_BITS] = m;
+        win |= axis_wins(rule, k, conv, cells, line_run_word(g, lp, m, ends), ends, stone);
+    }
+    return win;
+}
+
+int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
+{
+    uint32_t *bits = board_line_bits(v, b, stone - 1);
+    if (!bits)
+        return lines_wins(v, b, p, stone);
+    const uint8_t *cells = board_cells_c(v, b);
     switch (v->p.rule) {
     case RULE_FREESTYLE:
-        for (int a = 0; a < g->n_axes; a++)
-            if (line_run(g, cells, bits, p, a, stone, k, ends) >= k)
-                return 1;
-        return 0;
+        return place_bits(v, bits, cells, p, stone, RULE_FREESTYLE);
     case RULE_STANDARD:
-        for (int a = 0; a < g->n_axes; a++)
-            if (line_run(g, cells, bits, p, a, stone, k + 1, ends) == k)
-                return 1;
-        return 0;
-    default: /* RULE_CARO */
-        for (int a = 0; a < g->n_axes; a++) {
-            int len = line_run(g, cells, bits, p, a, stone, k + 1, ends);
-            if (len >= k && caro_axis_wins(v->p.caro_ends, cells, len, k, ends, stone))
-                return 1;
-        }
-        return 0;
+        return place_bits(v, bits, cells, p, stone, RULE_STANDARD);
+    default:
+        return place_bits(v, bits, cells, p, stone, RULE_CARO);
     }
 }

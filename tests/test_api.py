@@ -274,3 +274,22 @@ def test_pool_groups_match_separate_envs():
         pool.step(pool.sample_legal())
         env.step(env.sample_legal())
     np.testing.assert_array_equal(pool.groups["freestyle"].obs, env.pool.groups["freestyle"].obs)
+
+
+def test_forked_child_can_step():
+    """libgomp cannot start a team after fork(): the child falls back to one thread."""
+    import multiprocessing
+
+    env = fiverow.make_vec("freestyle", num_envs=512, seed=1, num_threads=2)
+    env.reset()
+    env.rollout(5)  # the parent has used an OpenMP team
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as workers:
+        result = workers.apply_async(_child_rollout)
+        assert result.get(timeout=60) == 512 * 5
+
+
+def _child_rollout() -> int:
+    env = fiverow.make_vec("freestyle", num_envs=512, seed=1, num_threads=2)
+    env.reset()
+    return env.rollout(5)["steps"]

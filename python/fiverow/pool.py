@@ -252,9 +252,10 @@ class Pool:
         parts = []
         for gi, index, action, reason in errors[:_ERRORS_SHOWN]:
             g = self.groups[self._order[gi]]
-            prefix = f"{g.name} " if len(self.groups) > 1 else ""
+            where = f"{g.name} " if len(self.groups) > 1 else ""
+            where += f"env {index}: " if g.num_envs > 1 else ""
             shown = g.action_name(action) if 0 <= action < g.n_actions else "out of range"
-            parts.append(f"{prefix}env {index}: action {action} ({shown}): {reason}")
+            parts.append(f"{where}action {action} ({shown}): {reason}")
         more = f"; and {count - _ERRORS_SHOWN} more" if count > _ERRORS_SHOWN else ""
         return f"illegal actions in {count} env(s), no env was stepped: " + "; ".join(parts) + more
 

@@ -1,0 +1,113 @@
+"""Stepping throughput: JSON lines of board-steps per second.
+
+Two loops per (variant, threads):
+  rollout  random play that stays in C: env.rollout(steps)
+  step     Python: env.step(env.sample_legal()), observations and masks written
+
+Each figure is the median and the best of --repeats timed runs (the machine is
+a shared VM: the best run is the least disturbed one).
+
+    python benchmarks/bench_step.py                      # freestyle, 4096 envs, 1 and 2 threads
+    python benchmarks/bench_step.py --variants freestyle,strip,torus --observation mover
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import fiverow
+
+
+def measure(fn, work: int, repeats: int) -> tuple[float, float]:
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        rates.append(work / (time.perf_counter() - start))
+    return statistics.median(rates), max(rates)
+
+
+def bench(
+    variant: str,
+    num_envs: int,
+    threads: int,
+    observation: str,
+    repeats: int,
+    rollout_steps: int,
+    python_steps: int,
+) -> list[dict]:
+    env = fiverow.make_vec(
+        variant, num_envs=num_envs, seed=0, num_threads=threads, observation=observation
+    )
+    env.reset()
+    env.rollout(50)  # warm up: caches, thread pool, episode mix
+
+    def python_loop() -> None:
+        for _ in range(python_steps):
+            env.step(env.sample_legal())
+
+    out = []
+    for mode, fn, work in (
+        ("rollout", lambda: env.rollout(rollout_steps), num_envs * rollout_steps),
+        ("step", python_loop, num_envs * python_steps),
+    ):
+        median, best = measure(fn, work, repeats)
+        out.append(
+            {
+                "variant": variant,
+                "mode": mode,
+                "observation": observation,
+                "num_envs": num_envs,
+                "threads": threads,
+                "steps_per_s": round(best),
+                "median_steps_per_s": round(median),
+            }
+        )
+    env.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", default="freestyle")
+    parser.add_argument("--envs", type=int, default=4096)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--observation", default="absolute", choices=["absolute", "mover"])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rollout-steps", type=int, default=500)
+    parser.add_argument("--python-steps", type=int, default=100)
+    args = parser.parse_args()
+    for variant in args.variants.split(","):
+        results = {}
+        for threads in (int(t) for t in args.threads.split(",")):
+            for row in bench(
+                variant,
+                args.envs,
+                threads,
+                args.observation,
+                args.repeats,
+                args.rollout_steps,
+                args.python_steps,
+            ):
+                print(json.dumps(row), flush=True)
+                results[(row["mode"], threads)] = row["steps_per_s"]
+        for mode in ("rollout", "step"):
+            if (mode, 1) in results and (mode, 2) in results:
+                print(
+                    json.dumps(
+                        {
+                            "variant": variant,
+                            "mode": mode,
+                            "scaling_2_over_1": round(results[(mode, 2)] / results[(mode, 1)], 2),
+                        }
+                    )
+                )
+
+
+if __name__ == "__main__":
+    main()
