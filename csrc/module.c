@@ -147,6 +147,21 @@ static int outputs_ready(BatchObject *self)
     return 1;
 }
 
+/* The batch can run a command now: initialised, not in use by another
+ * thread, every output bound. 0 with an exception set otherwise. */
+static int ready(BatchObject *self)
+{
+    if (!self->b) {
+        PyErr_SetString(PyExc_RuntimeError, "Batch is not initialised");
+        return 0;
+    }
+    if (self->busy) {
+        busy_error();
+        return 0;
+    }
+    return outputs_ready(self);
+}
+
 static int check_format(const Py_buffer *view, const char *accepted)
 {
     const char *f = view->format ? view->format : "B";
@@ -397,11 +412,7 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *args, PyObject *kwds)
     PyObject *seed_obj = Py_None, *masks_obj = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO", kwlist, &seed_obj, &masks_obj))
         return NULL;
-    if (!self->b)
-        return PyErr_Format(PyExc_RuntimeError, "Batch is not initialised");
-    if (self->busy)
-        return busy_error();
-    if (!outputs_ready(self))
+    if (!ready(self))
         return NULL;
     uint64_t seed = 0;
     int has_seed = seed_obj != Py_None;
@@ -434,11 +445,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args)
     PyObject *actions_obj;
     if (!PyArg_ParseTuple(args, "O", &actions_obj))
         return NULL;
-    if (!self->b)
-        return PyErr_Format(PyExc_RuntimeError, "Batch is not initialised");
-    if (self->busy)
-        return busy_error();
-    if (!outputs_ready(self))
+    if (!ready(self))
         return NULL;
     batch *b = self->b;
     Py_buffer views[1024];
@@ -474,9 +481,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args)
 
 static PyObject *Batch_sample(BatchObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (!self->b || self->busy)
-        return self->b ? busy_error() : PyErr_Format(PyExc_RuntimeError, "not initialised");
-    if (!outputs_ready(self))
+    if (!ready(self))
         return NULL;
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS batch_sample(self->b);
@@ -489,12 +494,10 @@ static PyObject *Batch_rollout(BatchObject *self, PyObject *args)
     int steps;
     if (!PyArg_ParseTuple(args, "i", &steps))
         return NULL;
-    if (!self->b || self->busy)
-        return self->b ? busy_error() : PyErr_Format(PyExc_RuntimeError, "not initialised");
+    if (!ready(self))
+        return NULL;
     if (steps < 0)
         return PyErr_Format(PyExc_ValueError, "steps must be >= 0, got %d", steps);
-    if (!outputs_ready(self))
-        return NULL;
     rollout_stats st;
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS batch_rollout(self->b, steps, &st);
@@ -521,9 +524,9 @@ static PyObject *Batch_set_state(BatchObject *self, PyObject *args)
     Py_buffer state;
     if (!PyArg_ParseTuple(args, "iiy*", &g, &i, &state))
         return NULL;
-    if (!check_board(self, g, i) || self->busy || !outputs_ready(self)) {
+    if (!check_board(self, g, i) || !ready(self)) {
         PyBuffer_Release(&state);
-        return self->busy && !PyErr_Occurred() ? busy_error() : NULL;
+        return NULL;
     }
     group *gr = &self->b->groups[g];
     const char *why = batch_check_state(gr, state.buf, (size_t)state.len);
@@ -541,11 +544,7 @@ static PyObject *Batch_clone(BatchObject *self, PyObject *args)
 {
     int g, src, dst;
     if (!PyArg_ParseTuple(args, "iii", &g, &src, &dst) || !check_board(self, g, src) ||
-        !check_board(self, g, dst))
-        return NULL;
-    if (self->busy)
-        return busy_error();
-    if (!outputs_ready(self))
+        !check_board(self, g, dst) || !ready(self))
         return NULL;
     group *gr = &self->b->groups[g];
     if (src != dst)
@@ -560,7 +559,7 @@ static PyObject *Batch_load_position(BatchObject *self, PyObject *args)
     Py_buffer cells;
     if (!PyArg_ParseTuple(args, "iiy*i", &g, &i, &cells, &colour))
         return NULL;
-    if (!check_board(self, g, i) || !outputs_ready(self)) {
+    if (!check_board(self, g, i) || !ready(self)) {
         PyBuffer_Release(&cells);
         return NULL;
     }
