@@ -16,6 +16,10 @@
 
 enum { VALID_OK = 0, VALID_RANGE = 1, VALID_ILLEGAL = 2, VALID_OVER = 3 };
 
+/* Legal sets up to this many words are snapshot before a step and their
+ * bytes in the mask rewritten only where they changed. */
+#define SNAPSHOT_WORDS 64
+
 batch *batch_create(const variant_params *params, const int *counts, int n_groups, int num_threads,
                     int autoreset, int illegal, int obs_kind, char *err, size_t errlen)
 {
@@ -97,15 +101,6 @@ static void rekey_board(const batch *b, group *g, int i, board_hdr *h)
     h->episode = UINT32_MAX; /* new_episode() makes it 0 */
 }
 
-/* Bytes of 0/1 from bits: spread8[x] holds bit j of x in byte j. */
-static uint64_t spread8(unsigned x)
-{
-    uint64_t r = 0;
-    for (int j = 0; j < 8; j++)
-        r |= (uint64_t)((x >> j) & 1u) << (8 * j);
-    return r;
-}
-
 static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8_t *mask)
 {
     const variant *v = &g->v;
@@ -116,14 +111,7 @@ static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8
         memset(mask, b->autoreset == AUTORESET_NEXT_STEP, (size_t)v->n_actions);
         return;
     }
-    const uint64_t *legal = board_legal_c(v, h);
-    int full = v->n_actions / 8;
-    for (int byte = 0; byte < full; byte++) {
-        uint64_t s = spread8((unsigned)(legal[byte >> 3] >> (8 * (byte & 7))) & 0xffu);
-        memcpy(mask + 8 * byte, &s, 8);
-    }
-    for (int a = full * 8; a < v->n_actions; a++)
-        mask[a] = (uint8_t)bits_get(legal, a);
+    bits_to_bytes(board_legal_c(v, h), v->n_actions, mask);
 }
 
 static void write_outputs(const batch *b, group *g, int i, const board_hdr *h)
@@ -170,6 +158,13 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
     }
     int seat = h->seat, a = (int)action, prev_last = h->last_move;
     unsigned changes = 0;
+    /* what the outputs showed, so that only what changes is rewritten */
+    uint64_t legal_before[SNAPSHOT_WORDS], rule_before[SNAPSHOT_WORDS];
+    int snap = v->legal_words <= SNAPSHOT_WORDS;
+    if (snap) {
+        memcpy(legal_before, board_legal_c(v, h), sizeof(uint64_t) * (size_t)v->legal_words);
+        game_rule_bits(v, h, rule_before);
+    }
     o->illegal[i] = 0;
     if (!game_is_legal(v, h, a)) {
         o->illegal[i] = 1;
@@ -198,13 +193,15 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
     o->terminated[i] = h->status == STATUS_TERMINATED;
     o->truncated[i] = h->status == STATUS_TRUNCATED;
 
-    if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && !(changes & CHANGE_OBS_WIDE))
-        game_update_obs_absolute(v, h, a, prev_last, obs);
+    if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && snap && !(changes & CHANGE_OBS_WIDE))
+        game_update_obs_absolute(v, h, a, prev_last, rule_before, obs);
     else
         game_write_obs(v, h, b->obs_kind, obs);
     uint8_t *mask = o->mask + (size_t)i * (size_t)v->n_actions;
-    if (h->status != STATUS_ONGOING || (changes & CHANGE_MASK_WIDE))
+    if (h->status != STATUS_ONGOING || !snap)
         write_mask(b, g, h, mask);
+    else if (changes & CHANGE_MASK_WIDE)
+        bits_to_bytes_changed(legal_before, board_legal_c(v, h), v->legal_words, mask);
     else
         mask[a] = 0;
     o->to_play[i] = (int8_t)h->seat;
@@ -427,21 +424,36 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
             return "legal bits beyond the action space";
     if (h.steps > v->max_steps)
         return "more steps than max_steps";
-    if (v->g.n_lines) {
-        /* the line bit sets must be those the cells imply */
+    /* what is derived from the cells (line bit sets, renju codes and
+     * forbidden points) must be what the cells imply */
+    size_t derived_from = v->off_lines, derived_to = v->off_cache;
+    if (derived_to > derived_from) {
         uint8_t *copy = malloc(v->state_size);
         if (!copy)
             return "out of memory checking the state";
         memcpy(copy, state, v->state_size);
         game_derive(v, (board_hdr *)copy);
-        int same = memcmp(copy + v->off_lines, state + v->off_lines,
-                          sizeof(uint32_t) * 2 * (size_t)v->g.n_lines) == 0;
+        int same =
+            memcmp(copy + derived_from, state + derived_from, derived_to - derived_from) == 0;
         free(copy);
         if (!same)
-            return "line bit sets do not match the cells";
+            return "derived data (line bit sets, forbidden points) do not match the cells";
     }
     if (h.last_move < -1 || h.last_move >= v->g.n_cells)
         return "last move out of range";
+    return NULL;
+}
+
+const char *batch_install_state(batch *b, int gi, int i, const uint8_t *state, size_t len)
+{
+    group *g = &b->groups[gi];
+    const char *why = batch_check_state(g, state, len);
+    if (why)
+        return why;
+    board_hdr *h = group_board(g, i);
+    memcpy(h, state, g->v.state_size);
+    game_forget_caches(&g->v, h); /* caches are not checked: start them afresh */
+    write_fresh(b, g, i, h);
     return NULL;
 }
 
@@ -470,10 +482,10 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
     uint8_t *mine = board_cells(v, h);
     for (int c = 0; c < v->g.n_cells; c++)
         mine[c] = v->g.on_board[c] ? cells[c] : CELL_OFF;
-    game_derive(v, h);
     h->steps = (uint16_t)stones;
     h->colour = (uint8_t)colour;
     h->seat = (uint8_t)colour; /* seat 0 holds black */
+    game_derive(v, h);
     write_fresh(b, g, i, h);
     return NULL;
 }

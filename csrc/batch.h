@@ -101,6 +101,10 @@ void batch_refresh_board(batch *b, int g, int i);
 /* Check a state block before it is installed; NULL if it is sound, else why. */
 const char *batch_check_state(const group *g, const uint8_t *state, size_t len);
 
+/* Check a state block and install it on board i of group g (its outputs
+ * rewritten); NULL, or why it was refused (then nothing changed). */
+const char *batch_install_state(batch *b, int g, int i, const uint8_t *state, size_t len);
+
 /* Install a position given as cells (CELL_* values, n_cells of them) with
  * `colour` to move: stones counted as steps, nothing ended. Returns NULL or
  * the reason the position was refused. */

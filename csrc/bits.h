@@ -3,6 +3,11 @@
 #define FIVEROW_BITS_H
 
 #include <stdint.h>
+#include <string.h>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #define BITS_WORDS(n) (((n) + 63) / 64)
 
@@ -29,9 +34,41 @@ static inline int bits_count(const uint64_t *w, int n_words)
     return c;
 }
 
+/* Bit j of x moved to byte j. */
+static inline uint64_t bits_spread8(unsigned x)
+{
 #if defined(__BMI2__)
-#include <immintrin.h>
+    return _pdep_u64(x, 0x0101010101010101ULL);
+#else
+    uint64_t r = 0;
+    for (int j = 0; j < 8; j++)
+        r |= (uint64_t)((x >> j) & 1u) << (8 * j);
+    return r;
 #endif
+}
+
+/* Bytes of 0/1 from the first n bits of w (masks and observation planes). */
+static inline void bits_to_bytes(const uint64_t *w, int n, uint8_t *out)
+{
+    int full = n / 8;
+    for (int byte = 0; byte < full; byte++) {
+        uint64_t s = bits_spread8((unsigned)(w[byte >> 3] >> (8 * (byte & 7))) & 0xffu);
+        memcpy(out + 8 * byte, &s, 8);
+    }
+    for (int i = full * 8; i < n; i++)
+        out[i] = (uint8_t)bits_get(w, i);
+}
+
+/* Rewrite the bytes of out whose bits differ between before and after. */
+static inline void bits_to_bytes_changed(const uint64_t *before, const uint64_t *after, int n_words,
+                                         uint8_t *out)
+{
+    for (int w = 0; w < n_words; w++)
+        for (uint64_t d = before[w] ^ after[w]; d; d &= d - 1) {
+            int i = w * 64 + __builtin_ctzll(d);
+            out[i] = (uint8_t)bits_get(after, i);
+        }
+}
 
 /* Position of the k-th set bit of x (k < popcount(x)), without branches. */
 static inline int bits_select64(uint64_t x, int k)

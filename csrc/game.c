@@ -3,28 +3,35 @@
 #include <string.h>
 
 #include "lines.h"
+#include "renju.h"
 #include "rng.h"
 
-static void legal_all_empty(const variant *v, board_hdr *b)
+/* ---- the legal set ---- */
+
+/* Legal cells from scratch: empty cells, less what the protocol and the rule
+ * forbid the colour to place. */
+static void refresh_legal(const variant *v, board_hdr *b)
 {
     const uint8_t *cells = board_cells(v, b);
     uint64_t *legal = board_legal(v, b);
     memset(legal, 0, sizeof(uint64_t) * (size_t)v->legal_words);
-    int n = 0;
-    for (int c = 0; c < v->g.n_cells; c++)
-        if (cells[c] == CELL_EMPTY) {
-            bits_set(legal, c);
-            n++;
-        }
-    b->n_legal = (uint16_t)n;
-}
-
-static void legal_centre_only(const variant *v, board_hdr *b)
-{
-    uint64_t *legal = board_legal(v, b);
-    memset(legal, 0, sizeof(uint64_t) * (size_t)v->legal_words);
-    bits_set(legal, v->g.centre);
-    b->n_legal = 1;
+    if (v->p.protocol == PROTO_CENTER && b->n_stones == 0) {
+        bits_set(legal, v->g.centre);
+        b->n_legal = 1;
+        return;
+    }
+    if (v->p.rule == RULE_RENJU) {
+        /* renju keeps the empty cells as bits: legal is a few word operations */
+        const uint64_t *empty = renju_empty_c(v, b), *forbidden = renju_forbidden_c(v, b);
+        int mask = v->p.forbidden == FORBIDDEN_MASK && b->colour == COLOUR_BLACK;
+        for (int w = 0; w < BITS_WORDS(v->g.n_cells); w++)
+            legal[w] = empty[w] & (mask ? ~forbidden[w] : ~0ULL);
+    } else {
+        for (int c = 0; c < v->g.n_cells; c++)
+            if (cells[c] == CELL_EMPTY)
+                bits_set(legal, c);
+    }
+    b->n_legal = (uint16_t)bits_count(legal, v->legal_words);
 }
 
 void game_build_initial(const variant *v, board_hdr *b)
@@ -39,10 +46,7 @@ void game_build_initial(const variant *v, board_hdr *b)
     b->colour = COLOUR_BLACK;
     b->status = STATUS_ONGOING;
     b->winner = -1;
-    if (v->p.protocol == PROTO_CENTER)
-        legal_centre_only(v, b);
-    else
-        legal_all_empty(v, b);
+    game_derive(v, b);
 }
 
 void game_derive(const variant *v, board_hdr *b)
@@ -63,10 +67,29 @@ void game_derive(const variant *v, board_hdr *b)
         }
     b->n_stones = (uint16_t)stones;
     b->phase = 0;
-    if (v->p.protocol == PROTO_CENTER && stones == 0)
-        legal_centre_only(v, b);
-    else
-        legal_all_empty(v, b);
+    if (v->p.rule == RULE_RENJU)
+        renju_derive(v, b);
+    refresh_legal(v, b);
+}
+
+void game_forget_caches(const variant *v, board_hdr *b)
+{
+    if (v->p.rule == RULE_RENJU)
+        renju_forget_cache(v, b);
+}
+
+/* ---- legality ---- */
+
+static const char *renju_kind_name(int status)
+{
+    switch (status) {
+    case RENJU_OVERLINE:
+        return "forbidden for black (overline)";
+    case RENJU_DOUBLE_FOUR:
+        return "forbidden for black (double-four)";
+    default:
+        return "forbidden for black (double-three)";
+    }
 }
 
 const char *game_illegal_reason(const variant *v, const board_hdr *b, int action)
@@ -85,36 +108,75 @@ const char *game_illegal_reason(const variant *v, const board_hdr *b, int action
             return "occupied";
         if (v->p.protocol == PROTO_CENTER && b->n_stones == 0)
             return "the first stone must go to the centre";
+        if (v->p.rule == RULE_RENJU && b->colour == COLOUR_BLACK &&
+            bits_get(renju_forbidden_c(v, b), action)) {
+            uint8_t scratch[GEOM_MAX_CELLS + 1];
+            memcpy(scratch, cells, (size_t)v->g.n_cells + 1);
+            return renju_kind_name(renju_status(v, scratch, action));
+        }
     }
     return "not legal now";
 }
 
-unsigned game_apply(const variant *v, board_hdr *b, int action)
+/* ---- moves ---- */
+
+/* A stone of the colour to place on empty cell a: sets status and winner. */
+static unsigned place_stone(const variant *v, board_hdr *b, int a)
 {
     uint8_t *cells = board_cells(v, b);
-    uint64_t *legal = board_legal(v, b);
-    unsigned changes = 0;
     uint8_t stone = (uint8_t)(b->colour + 1);
-    cells[action] = stone;
-    b->n_stones++;
-    b->last_move = (int16_t)action;
-    if (v->p.protocol == PROTO_CENTER && b->n_stones == 1) {
-        legal_all_empty(v, b);
-        changes |= CHANGE_MASK_WIDE;
+    unsigned changes = 0;
+    int foul = 0, wins;
+    if (v->p.rule == RULE_RENJU) {
+        /* black wins with exactly five, white with five or more; with
+         * forbidden="lose" a black foul that is not a five loses at once */
+        foul = b->colour == COLOUR_BLACK && bits_get(renju_forbidden_c(v, b), a);
+        cells[a] = stone;
+        wins = lines_place(v, b, a, stone);
     } else {
-        bits_clear(legal, action);
-        b->n_legal--;
+        cells[a] = stone;
+        wins = lines_place(v, b, a, stone);
     }
-    if (lines_place(v, b, action, stone)) {
-        b->status = STATUS_TERMINATED;
-        b->winner = (int8_t)b->seat;
-    } else if (b->n_legal == 0) {
-        b->status = STATUS_TERMINATED; /* full board: draw */
-        b->winner = -1;
+    b->n_stones++;
+    b->last_move = (int16_t)a;
+    if (v->p.rule == RULE_RENJU) {
+        /* black's legal set is not simply the empty cells when a foul stood
+         * before or stands after this stone (forbidden="mask") */
+        const uint64_t *forbidden = renju_forbidden_c(v, b);
+        int words = BITS_WORDS(v->g.n_cells), any = 0;
+        for (int w = 0; w < words; w++)
+            any |= forbidden[w] != 0;
+        renju_after_stone(v, b, a);
+        for (int w = 0; w < words; w++)
+            any |= forbidden[w] != 0;
+        if (any && v->p.forbidden == FORBIDDEN_MASK)
+            changes |= CHANGE_MASK_WIDE;
     }
     b->colour ^= 1;
     b->seat ^= 1;
+    if (changes & CHANGE_MASK_WIDE || (v->p.protocol == PROTO_CENTER && b->n_stones == 1)) {
+        refresh_legal(v, b);
+        changes |= CHANGE_MASK_WIDE;
+    } else {
+        bits_clear(board_legal(v, b), a);
+        b->n_legal--;
+    }
+    if (wins) {
+        b->status = STATUS_TERMINATED;
+        b->winner = (int8_t)(b->seat ^ 1);
+    } else if (foul) {
+        b->status = STATUS_TERMINATED;
+        b->winner = (int8_t)b->seat; /* the foul loses: the other seat wins */
+    } else if (b->n_legal == 0) {
+        b->status = STATUS_TERMINATED; /* nothing left to play: draw */
+        b->winner = -1;
+    }
     return changes;
+}
+
+unsigned game_apply(const variant *v, board_hdr *b, int action)
+{
+    return place_stone(v, b, action);
 }
 
 int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32_t *ctr)
@@ -132,9 +194,19 @@ int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32
     return bits_select(legal, v->legal_words, k);
 }
 
+/* ---- observations ---- */
+
 static void fill_plane(uint8_t *plane, int n, uint8_t value)
 {
     memset(plane, value, (size_t)n);
+}
+
+/* Planes that depend on the rule, rewritten whole. */
+static void write_rule_planes(const variant *v, const board_hdr *b, uint8_t *out)
+{
+    const int n = v->g.n_cells;
+    if (v->plane_forbidden >= 0)
+        bits_to_bytes(renju_forbidden_c(v, b), n, out + (size_t)v->plane_forbidden * n);
 }
 
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out)
@@ -157,12 +229,19 @@ void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out
         fill_plane(out + 2 * n, n, mover == COLOUR_BLACK);
     if (b->last_move >= 0)
         out[3 * n + b->last_move] = 1;
-    if (np > 4)
-        memcpy(out + 4 * n, v->g.on_board, (size_t)n);
+    write_rule_planes(v, b, out);
+    if (v->plane_on_board >= 0)
+        memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
+}
+
+void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out)
+{
+    if (v->plane_forbidden >= 0)
+        memcpy(out, renju_forbidden_c(v, b), sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
 }
 
 void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
-                              uint8_t *out)
+                              const uint64_t *rule_before, uint8_t *out)
 {
     const int n = v->g.n_cells;
     const uint8_t *cells = board_cells_c(v, b);
@@ -171,4 +250,7 @@ void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, in
     if (prev_last >= 0)
         out[3 * n + prev_last] = 0;
     out[3 * n + cell] = 1;
+    if (v->plane_forbidden >= 0)
+        bits_to_bytes_changed(rule_before, renju_forbidden_c(v, b), BITS_WORDS(n),
+                              out + (size_t)v->plane_forbidden * n);
 }

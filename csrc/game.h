@@ -35,6 +35,10 @@ static inline int game_is_legal(const variant *v, const board_hdr *b, int action
     return action >= 0 && action < v->n_actions && bits_get(board_legal_c(v, b), action);
 }
 
+/* Drop caches that are not derived from the cells (after a state is
+ * installed from outside). */
+void game_forget_caches(const variant *v, board_hdr *b);
+
 /* Why an action is illegal, in words (NULL when it is legal). */
 const char *game_illegal_reason(const variant *v, const board_hdr *b, int action);
 
@@ -47,13 +51,17 @@ int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32
 
 /* Whole observation of one board, n_planes[kind] planes of n_cells bytes. */
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out);
+/* The bits behind the rule's own observation planes (renju forbidden
+ * points), copied into out (at most 64 words); nothing for other rules. */
+void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out);
 /* In-place update of an absolute observation after a stone went on `cell`
- * (the previous last move was prev_last). */
+ * (the previous last move was prev_last, the rule bits were rule_before). */
 void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
-                              uint8_t *out);
+                              const uint64_t *rule_before, uint8_t *out);
 
 /* Does a stone of `stone` (CELL_BLACK / CELL_WHITE) at p, already on the
- * board, win under the line rule? */
+ * board, win under the line rule? (Renju: black needs exactly five, white
+ * five or more.) */
 int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);

@@ -29,6 +29,17 @@ static inline void line_bits_add(const geometry *g, uint32_t *bits, int p)
     }
 }
 
+/* Take a stone at p out of one colour's line bit sets. */
+static inline void line_bits_remove(const geometry *g, uint32_t *bits, int p)
+{
+    const int n_axes = g->n_axes;
+    const uint16_t *line_of = g->line_of + p * n_axes;
+    for (int a = 0; a < n_axes; a++) {
+        unsigned lp = line_of[a];
+        bits[lp / LINE_BITS] &= ~(1u << (lp % LINE_BITS));
+    }
+}
+
 /* Run through the cell at lp (line * LINE_BITS + position) given the line's
  * bit set m of one colour, that cell's own bit set. */
 static inline int line_run_word(const geometry *g, unsigned lp, uint32_t m, int ends[2])

@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "game.h"
+#include "renju.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -528,15 +529,10 @@ static PyObject *Batch_set_state(BatchObject *self, PyObject *args)
         PyBuffer_Release(&state);
         return NULL;
     }
-    group *gr = &self->b->groups[g];
-    const char *why = batch_check_state(gr, state.buf, (size_t)state.len);
-    if (why) {
-        PyBuffer_Release(&state);
-        return PyErr_Format(PyExc_ValueError, "not a valid state for this variant: %s", why);
-    }
-    memcpy(group_board(gr, i), state.buf, gr->v.state_size);
+    const char *why = batch_install_state(self->b, g, i, state.buf, (size_t)state.len);
     PyBuffer_Release(&state);
-    batch_refresh_board(self->b, g, i);
+    if (why)
+        return PyErr_Format(PyExc_ValueError, "not a valid state for this variant: %s", why);
     Py_RETURN_NONE;
 }
 
@@ -715,6 +711,59 @@ static PyObject *core_param_table(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a)
     return list;
 }
 
+/* Black's forbidden points of a renju position given as cell codes. */
+static PyObject *core_renju_forbidden(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    Py_buffer cells;
+    int height, width;
+    if (!PyArg_ParseTuple(args, "y*ii", &cells, &height, &width))
+        return NULL;
+    variant_params p;
+    variant_params_default(&p);
+    p.rule = RULE_RENJU;
+    p.height = height;
+    p.width = width;
+    variant v;
+    char err[512];
+    if (height < 3 || width < 3 || height > GEOM_MAX_SIDE || width > GEOM_MAX_SIDE ||
+        cells.len != (Py_ssize_t)height * width) {
+        PyBuffer_Release(&cells);
+        return PyErr_Format(PyExc_ValueError, "board must be HxW cells with 3 <= H, W <= %d",
+                            GEOM_MAX_SIDE);
+    }
+    if (variant_init(&v, &p, err, sizeof(err))) {
+        PyBuffer_Release(&cells);
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    uint8_t board[GEOM_MAX_CELLS + 1];
+    memcpy(board, cells.buf, (size_t)cells.len);
+    PyBuffer_Release(&cells);
+    board[v.g.n_cells] = CELL_OFF;
+    PyObject *out = PyList_New(0);
+    for (int c = 0; out && c < v.g.n_cells; c++) {
+        if (board[c] > CELL_WHITE) {
+            Py_CLEAR(out);
+            PyErr_Format(PyExc_ValueError, "cell %d holds %d: cells are 0 empty, 1 black, 2 white",
+                         c, board[c]);
+            break;
+        }
+        if (board[c] != CELL_EMPTY)
+            continue;
+        int s;
+        Py_BEGIN_ALLOW_THREADS s = renju_status(&v, board, c);
+        Py_END_ALLOW_THREADS if (s >= RENJU_OVERLINE)
+        {
+            PyObject *t = Py_BuildValue("(ii)", c, s);
+            if (!t || PyList_Append(out, t))
+                Py_CLEAR(out);
+            Py_XDECREF(t);
+        }
+    }
+    variant_free(&v);
+    return out;
+}
+
 static PyObject *core_max_threads(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
 {
 #ifdef _OPENMP
@@ -729,6 +778,9 @@ static PyMethodDef core_methods[] = {
      "Validate variant parameters; 'key=value' lines of every parameter."},
     {"param_table", core_param_table, METH_NOARGS,
      "[(name, choices or None, lo, hi)] for every variant parameter."},
+    {"renju_forbidden", core_renju_forbidden, METH_VARARGS,
+     "[(cell, status)] of black's forbidden points (status 2 overline, 3 double-four, "
+     "4 double-three)."},
     {"max_threads", core_max_threads, METH_NOARGS, "Processors OpenMP can use."},
     {NULL, NULL, 0, NULL}};
 

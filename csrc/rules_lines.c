@@ -39,12 +39,20 @@ static inline int axis_wins(int rule, int k, int conv, const uint8_t *cells, int
     }
 }
 
+/* The five-in-a-row rule a stone is judged by. */
+static inline int line_rule(const variant *v, uint8_t stone)
+{
+    if (v->p.rule == RULE_RENJU)
+        return stone == CELL_BLACK ? RULE_STANDARD : RULE_FREESTYLE;
+    return v->p.rule;
+}
+
 int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone)
 {
     const geometry *g = &v->g;
     const uint8_t *cells = board_cells_c(v, b);
     line_bits bits = board_line_bits_c(v, b, stone - 1);
-    const int rule = v->p.rule, k = v->p.connect, conv = v->p.caro_ends;
+    const int rule = line_rule(v, stone), k = v->p.connect, conv = v->p.caro_ends;
     /* freestyle needs to know a run reaches k; the others whether it exceeds k */
     int cap = rule == RULE_FREESTYLE ? k : k + 1, ends[2];
     for (int a = 0; a < g->n_axes; a++) {
@@ -80,7 +88,7 @@ int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
     if (!bits)
         return lines_wins(v, b, p, stone);
     const uint8_t *cells = board_cells_c(v, b);
-    switch (v->p.rule) {
+    switch (line_rule(v, stone)) {
     case RULE_FREESTYLE:
         return place_bits(v, bits, cells, p, stone, RULE_FREESTYLE);
     case RULE_STANDARD:

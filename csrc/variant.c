@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "renju.h"
 #include "rng.h"
 
 /* ---- the parameter table: one row per parameter name of SPEC section 8 ---- */
@@ -18,7 +19,8 @@ typedef struct param_def {
 } param_def;
 
 static const char *const geometry_names[] = {"plane", "strip", "torus", NULL};
-static const char *const rule_names[] = {"freestyle", "standard", "caro", NULL};
+static const char *const rule_names[] = {"freestyle", "standard", "caro", "renju", NULL};
+static const char *const forbidden_names[] = {"mask", "lose", NULL};
 static const char *const caro_end_names[] = {"open", "not_both_blocked", "gomocup", "gomocup6",
                                              NULL};
 static const char *const protocol_names[] = {"free", "center", NULL};
@@ -31,6 +33,7 @@ static const param_def params[] = {
     {"rule", P(rule), rule_names, 0, 0},
     {"connect", P(connect), NULL, 2, 16},
     {"caro_ends", P(caro_ends), caro_end_names, 0, 0},
+    {"forbidden", P(forbidden), forbidden_names, 0, 0},
     {"protocol", P(protocol), protocol_names, 0, 0},
     {"max_steps", P(max_steps), NULL, 0, 65535},
 };
@@ -55,7 +58,8 @@ int variant_param_info(int i, const char **name, const char *const **choices, in
 
 const char *variant_param_names(void)
 {
-    return "geometry, size, height, width, rule, connect, caro_ends, protocol, max_steps";
+    return "geometry, size, height, width, rule, connect, caro_ends, forbidden, protocol, "
+           "max_steps";
 }
 
 void variant_params_default(variant_params *p)
@@ -67,6 +71,7 @@ void variant_params_default(variant_params *p)
     p->rule = RULE_FREESTYLE;
     p->connect = 5;
     p->caro_ends = CARO_OPEN;
+    p->forbidden = FORBIDDEN_MASK;
     p->protocol = PROTO_FREE;
     p->max_steps = 0; /* 0: enough to fill the board */
 }
@@ -174,7 +179,15 @@ static void set_planes(variant *v)
     m[nm++] = "opponent";
     m[nm++] = "mover_is_black";
     m[nm++] = "last_move";
+    /* optional planes sit at the same index in both kinds */
+    v->plane_forbidden = v->plane_on_board = -1;
+    if (v->p.rule == RULE_RENJU) {
+        v->plane_forbidden = na;
+        a[na++] = "forbidden";
+        m[nm++] = "forbidden";
+    }
     if (extra_board) {
+        v->plane_on_board = na;
         a[na++] = "on_board";
         m[nm++] = "on_board";
     }
@@ -194,9 +207,14 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         variant_free(v);
         return -1;
     }
-    /* rays long enough for an exact-length check on either side */
-    if (geometry_build_rays(&v->g, p->connect)) {
+    /* rays long enough for an exact-length check on either side, and for the
+     * renju windows of five cells on either side */
+    if (geometry_build_rays(&v->g, p->connect > 5 ? p->connect : 5)) {
         snprintf(err, errlen, "out of memory building the geometry");
+        variant_free(v);
+        return -1;
+    }
+    if (p->rule == RULE_RENJU && renju_prepare(v, err, errlen)) {
         variant_free(v);
         return -1;
     }
@@ -208,7 +226,15 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
     /* cells, then the CELL_OFF sentinel that geometry.hop leads off the edge to */
     v->off_legal = (v->off_cells + (size_t)v->g.n_cells + 1 + 7) & ~(size_t)7;
     v->off_lines = v->off_legal + sizeof(uint64_t) * (size_t)v->legal_words;
-    v->state_size = (v->off_lines + sizeof(uint32_t) * 2 * (size_t)v->g.n_lines + 7) & ~(size_t)7;
+    size_t end = (v->off_lines + sizeof(uint32_t) * 2 * (size_t)v->g.n_lines + 7) & ~(size_t)7;
+    if (p->rule == RULE_RENJU) {
+        v->off_renju = end;
+        end += renju_state_bytes(v);
+    }
+    v->off_cache = end;
+    if (p->rule == RULE_RENJU)
+        end += renju_cache_bytes(v);
+    v->state_size = end;
     v->fingerprint = params_fingerprint(p);
     set_planes(v);
     v->initial = calloc(1, v->state_size);
@@ -225,5 +251,7 @@ void variant_free(variant *v)
 {
     geometry_free(&v->g);
     free(v->initial);
+    free(v->renju_star);
     v->initial = NULL;
+    v->renju_star = NULL;
 }

@@ -13,7 +13,8 @@
 #include "geometry.h"
 #include "rng.h"
 
-enum rule_kind { RULE_FREESTYLE = 0, RULE_STANDARD = 1, RULE_CARO = 2 };
+enum rule_kind { RULE_FREESTYLE = 0, RULE_STANDARD = 1, RULE_CARO = 2, RULE_RENJU = 3 };
+enum forbidden_mode { FORBIDDEN_MASK = 0, FORBIDDEN_LOSE = 1 };
 enum caro_ends { CARO_OPEN = 0, CARO_NOT_BOTH_BLOCKED = 1, CARO_GOMOCUP = 2, CARO_GOMOCUP6 = 3 };
 enum protocol_kind { PROTO_FREE = 0, PROTO_CENTER = 1 };
 enum obs_kind { OBS_ABSOLUTE = 0, OBS_MOVER = 1 };
@@ -25,7 +26,7 @@ enum { STATUS_ONGOING = 0, STATUS_TERMINATED = 1, STATUS_TRUNCATED = 2 };
 
 typedef struct variant_params {
     int geometry, height, width, order, edge;
-    int rule, connect, caro_ends, protocol, max_steps;
+    int rule, connect, caro_ends, forbidden, protocol, max_steps;
 } variant_params;
 
 #define VARIANT_MAX_PLANES 16
@@ -36,12 +37,16 @@ typedef struct variant {
     int n_actions; /* cells of the raster, then special actions */
     int n_special;
     int max_steps;
-    int n_planes[2]; /* per obs_kind */
+    int n_planes[2];                     /* per obs_kind */
+    int plane_forbidden, plane_on_board; /* indices of optional planes, -1 if absent */
     const char *plane_names[2][VARIANT_MAX_PLANES];
     int legal_words;
     size_t state_size; /* bytes of one board, a multiple of 8 */
     size_t off_cells, off_legal;
     size_t off_lines;     /* line bit sets, [2][g.n_lines] words; unused if g.n_lines == 0 */
+    size_t off_renju;     /* renju: see renju.h; 0 for other rules */
+    size_t off_cache;     /* caches that are not derived from the cells; state_size if none */
+    uint64_t *renju_star; /* renju: cells within five of each cell along its lines */
     uint8_t *initial;     /* the state of a fresh game (keys zero) */
     uint32_t fingerprint; /* identifies the variant inside saved states */
 } variant;

@@ -64,16 +64,32 @@ def params_text(preset: str, **overrides) -> str:
     return " ".join(f"{k}={v}" for k, v in config.params.items())
 
 
-@pytest.mark.parametrize("preset", ["freestyle", "standard", "caro", "strip", "torus"])
-def test_random_play_in_every_mode(driver, preset):
-    p = params_text(preset)
+RANDOM_PLAY = [
+    ("freestyle", {}),
+    ("standard", {}),
+    ("caro", {}),
+    ("strip", {}),
+    ("torus", {}),
+    ("renju", {}),
+    ("renju", {"forbidden": "lose", "protocol": "free"}),
+    ("renju", {"geometry": "torus", "size": 13}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", RANDOM_PLAY, ids=[f"{p}-{o}" for p, o in RANDOM_PLAY])
+def test_random_play_in_every_mode(driver, preset, overrides):
+    """Every board's state passes batch_check_state after every step: for renju
+    that compares the incrementally kept forbidden set with a recomputation."""
+    p = params_text(preset, **overrides)
     script = []
     for autoreset in (0, 1, 2):
         for illegal in (0, 1, 2):
             obs = (autoreset + illegal) % 2
             script.append(f"new 300 2 {autoreset} {illegal} {obs} 5 {p}")
-            # disabled autoreset stops at the first finished board: few steps then
-            script.append(f"random {400 if autoreset != 2 else 5}")
+            # disabled autoreset stops at the first finished board: few steps then;
+            # renju's state check recomputes every forbidden point: fewer steps
+            steps = 100 if preset == "renju" else 400
+            script.append(f"random {steps if autoreset != 2 else 5}")
             script.append("rollout 150")
             script.append("check 7")
             script.append("clone 3 4")

@@ -21,6 +21,7 @@ from . import _core
 #: it has no effect is an error (a silent no-op would hide a mistake).
 _APPLIES_TO_RULE: dict[str, tuple[str, ...]] = {
     "caro_ends": ("caro",),
+    "forbidden": ("renju",),
 }
 
 
