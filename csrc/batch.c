@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "protocol.h"
 #include "rng.h"
 
 #ifdef _OPENMP
@@ -114,6 +115,14 @@ static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8
     bits_to_bytes(board_legal_c(v, h), v->n_actions, mask);
 }
 
+static void write_protocol_outputs(const group *g, int i, const board_hdr *h)
+{
+    const group_outputs *o = &g->out;
+    o->black_seat[i] = (int8_t)h->black_seat;
+    o->phase[i] = (int8_t)h->phase;
+    o->opening[i] = g->v.off_protocol ? protocol_of_c(&g->v, h)->opening : -1;
+}
+
 static void write_outputs(const batch *b, group *g, int i, const board_hdr *h)
 {
     const group_outputs *o = &g->out;
@@ -122,6 +131,7 @@ static void write_outputs(const batch *b, group *g, int i, const board_hdr *h)
     o->to_play[i] = (int8_t)h->seat;
     o->winner[i] = h->winner;
     o->episode_length[i] = h->steps;
+    write_protocol_outputs(g, i, h);
 }
 
 static void write_fresh(const batch *b, group *g, int i, const board_hdr *h)
@@ -207,6 +217,7 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
     o->to_play[i] = (int8_t)h->seat;
     o->winner[i] = h->winner;
     o->episode_length[i] = h->steps;
+    write_protocol_outputs(g, i, h);
 
     if (b->autoreset == AUTORESET_SAME_STEP) {
         int done = h->status != STATUS_ONGOING;
@@ -424,21 +435,42 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
             return "legal bits beyond the action space";
     if (h.steps > v->max_steps)
         return "more steps than max_steps";
-    /* what is derived from the cells (line bit sets, renju codes and
-     * forbidden points) must be what the cells imply */
-    size_t derived_from = v->off_lines, derived_to = v->off_cache;
-    if (derived_to > derived_from) {
-        uint8_t *copy = malloc(v->state_size);
-        if (!copy)
-            return "out of memory checking the state";
-        memcpy(copy, state, v->state_size);
-        game_derive(v, (board_hdr *)copy);
-        int same =
-            memcmp(copy + derived_from, state + derived_from, derived_to - derived_from) == 0;
-        free(copy);
-        if (!same)
-            return "derived data (line bit sets, forbidden points) do not match the cells";
+    if (v->off_protocol) {
+        const protocol_state *ps = (const protocol_state *)(state + v->off_protocol);
+        int known = 0;
+        for (int k = 0; k < v->n_phases; k++)
+            known |= v->phases[k] == h.phase;
+        if (!known || ps->declared > v->p.max_offers || ps->offers > ps->declared ||
+            ps->opening < -1 || ps->opening > 25)
+            return "protocol fields out of range";
+    } else if (h.phase != PHASE_PLAY) {
+        return "a protocol phase in a variant without one";
     }
+    /* what follows from the cells (line bit sets, renju codes and forbidden
+     * points) must be what the cells imply, and the legal set what the
+     * position and phase allow */
+    uint8_t *copy = malloc(v->state_size);
+    if (!copy)
+        return "out of memory checking the state";
+    memcpy(copy, state, v->state_size);
+    board_hdr *ch = (board_hdr *)copy;
+    int phase = ch->phase, colour = ch->colour;
+    game_derive(v, ch);
+    ch->phase = (uint8_t)phase;
+    ch->colour = (uint8_t)colour;
+    if (v->off_protocol) /* game_derive starts the protocol afresh */
+        memcpy(copy + v->off_protocol, state + v->off_protocol, v->off_cache - v->off_protocol);
+    game_refresh_legal(v, ch);
+    int derived_ok =
+        memcmp(copy + v->off_lines, state + v->off_lines, v->derived_end - v->off_lines) == 0;
+    int legal_ok = memcmp(copy + v->off_legal, state + v->off_legal,
+                          sizeof(uint64_t) * (size_t)v->legal_words) == 0 &&
+                   ch->n_legal == h.n_legal;
+    free(copy);
+    if (!derived_ok)
+        return "derived data (line bit sets, forbidden points) do not match the cells";
+    if (!legal_ok)
+        return "the legal set is not what the position allows";
     if (h.last_move < -1 || h.last_move >= v->g.n_cells)
         return "last move out of range";
     return NULL;

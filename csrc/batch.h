@@ -32,6 +32,9 @@ typedef struct group_outputs {
     int8_t *final_winner;    /* [n] */
     int32_t *final_length;   /* [n] */
     int64_t *sampled;        /* [n] sample_legal() output */
+    int8_t *black_seat;      /* [n] seat holding black */
+    int8_t *phase;           /* [n] opening-protocol phase (0: normal play) */
+    int8_t *opening;         /* [n] canonical renju opening 0..25, -1 unknown */
 } group_outputs;
 
 typedef struct group {

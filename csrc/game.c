@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lines.h"
+#include "protocol.h"
 #include "renju.h"
 #include "rng.h"
 
@@ -10,11 +11,16 @@
 
 /* Legal cells from scratch: empty cells, less what the protocol and the rule
  * forbid the colour to place. */
-static void refresh_legal(const variant *v, board_hdr *b)
+void game_refresh_legal(const variant *v, board_hdr *b)
 {
     const uint8_t *cells = board_cells(v, b);
     uint64_t *legal = board_legal(v, b);
     memset(legal, 0, sizeof(uint64_t) * (size_t)v->legal_words);
+    if (b->phase != PHASE_PLAY) {
+        protocol_legal(v, b, legal);
+        b->n_legal = (uint16_t)bits_count(legal, v->legal_words);
+        return;
+    }
     if (v->p.protocol == PROTO_CENTER && b->n_stones == 0) {
         bits_set(legal, v->g.centre);
         b->n_legal = 1;
@@ -47,6 +53,10 @@ void game_build_initial(const variant *v, board_hdr *b)
     b->status = STATUS_ONGOING;
     b->winner = -1;
     game_derive(v, b);
+    b->phase = (uint8_t)v->first_phase;
+    if (v->off_protocol)
+        protocol_of(v, b)->opening = -1;
+    game_refresh_legal(v, b);
 }
 
 void game_derive(const variant *v, board_hdr *b)
@@ -66,10 +76,14 @@ void game_derive(const variant *v, board_hdr *b)
             stones++;
         }
     b->n_stones = (uint16_t)stones;
-    b->phase = 0;
+    b->phase = PHASE_PLAY;
+    if (v->off_protocol) {
+        memset(protocol_of(v, b), 0, protocol_state_bytes(v));
+        protocol_of(v, b)->opening = -1;
+    }
     if (v->p.rule == RULE_RENJU)
         renju_derive(v, b);
-    refresh_legal(v, b);
+    game_refresh_legal(v, b);
 }
 
 void game_forget_caches(const variant *v, board_hdr *b)
@@ -100,6 +114,8 @@ const char *game_illegal_reason(const variant *v, const board_hdr *b, int action
         return NULL;
     if (b->status != STATUS_ONGOING)
         return "the episode is over";
+    if (b->phase != PHASE_PLAY)
+        return protocol_illegal_reason(v, b, action);
     const uint8_t *cells = board_cells_c(v, b);
     if (action < v->g.n_cells) {
         if (cells[action] == CELL_OFF)
@@ -114,31 +130,33 @@ const char *game_illegal_reason(const variant *v, const board_hdr *b, int action
             memcpy(scratch, cells, (size_t)v->g.n_cells + 1);
             return renju_kind_name(renju_status(v, scratch, action));
         }
+    } else {
+        return "a special action of the opening protocol, which is over";
     }
     return "not legal now";
 }
 
 /* ---- moves ---- */
 
-/* A stone of the colour to place on empty cell a: sets status and winner. */
-static unsigned place_stone(const variant *v, board_hdr *b, int a)
+/* The seat holding a colour. */
+static inline int holder(const board_hdr *b, int colour)
+{
+    return colour == COLOUR_BLACK ? b->black_seat : b->black_seat ^ 1;
+}
+
+int game_put_stone(const variant *v, board_hdr *b, int a, int colour)
 {
     uint8_t *cells = board_cells(v, b);
-    uint8_t stone = (uint8_t)(b->colour + 1);
-    unsigned changes = 0;
-    int foul = 0, wins;
-    if (v->p.rule == RULE_RENJU) {
-        /* black wins with exactly five, white with five or more; with
-         * forbidden="lose" a black foul that is not a five loses at once */
-        foul = b->colour == COLOUR_BLACK && bits_get(renju_forbidden_c(v, b), a);
-        cells[a] = stone;
-        wins = lines_place(v, b, a, stone);
-    } else {
-        cells[a] = stone;
-        wins = lines_place(v, b, a, stone);
-    }
+    uint8_t stone = (uint8_t)(colour + 1);
+    /* renju: black wins with exactly five, white with five or more; with
+     * forbidden="lose" a black foul that is not a five loses at once */
+    int foul =
+        v->p.rule == RULE_RENJU && colour == COLOUR_BLACK && bits_get(renju_forbidden_c(v, b), a);
+    cells[a] = stone;
+    int wins = lines_place(v, b, a, stone);
     b->n_stones++;
     b->last_move = (int16_t)a;
+    int wide = 0;
     if (v->p.rule == RULE_RENJU) {
         /* black's legal set is not simply the empty cells when a foul stood
          * before or stands after this stone (forbidden="mask") */
@@ -149,34 +167,46 @@ static unsigned place_stone(const variant *v, board_hdr *b, int a)
         renju_after_stone(v, b, a);
         for (int w = 0; w < words; w++)
             any |= forbidden[w] != 0;
-        if (any && v->p.forbidden == FORBIDDEN_MASK)
-            changes |= CHANGE_MASK_WIDE;
+        wide = any && v->p.forbidden == FORBIDDEN_MASK;
     }
+    if (wins || foul) {
+        b->status = STATUS_TERMINATED;
+        b->winner = (int8_t)(wins ? holder(b, colour) : holder(b, colour ^ 1));
+    }
+    return wide;
+}
+
+/* Normal play: a stone of the colour to place, then the other seat's turn. */
+static unsigned place_stone(const variant *v, board_hdr *b, int a)
+{
+    unsigned changes = game_put_stone(v, b, a, b->colour) ? CHANGE_MASK_WIDE : 0;
     b->colour ^= 1;
     b->seat ^= 1;
     if (changes & CHANGE_MASK_WIDE || (v->p.protocol == PROTO_CENTER && b->n_stones == 1)) {
-        refresh_legal(v, b);
+        game_refresh_legal(v, b);
         changes |= CHANGE_MASK_WIDE;
     } else {
         bits_clear(board_legal(v, b), a);
         b->n_legal--;
-    }
-    if (wins) {
-        b->status = STATUS_TERMINATED;
-        b->winner = (int8_t)(b->seat ^ 1);
-    } else if (foul) {
-        b->status = STATUS_TERMINATED;
-        b->winner = (int8_t)b->seat; /* the foul loses: the other seat wins */
-    } else if (b->n_legal == 0) {
-        b->status = STATUS_TERMINATED; /* nothing left to play: draw */
-        b->winner = -1;
     }
     return changes;
 }
 
 unsigned game_apply(const variant *v, board_hdr *b, int action)
 {
-    return place_stone(v, b, action);
+    unsigned changes;
+    if (b->phase != PHASE_PLAY) {
+        protocol_apply(v, b, action);
+        game_refresh_legal(v, b);
+        changes = CHANGE_MASK_WIDE | CHANGE_OBS_WIDE; /* the phase planes change */
+    } else {
+        changes = place_stone(v, b, action);
+    }
+    if (b->status == STATUS_ONGOING && b->n_legal == 0) {
+        b->status = STATUS_TERMINATED; /* nothing left to play: draw */
+        b->winner = -1;
+    }
+    return changes;
 }
 
 int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32_t *ctr)
@@ -201,12 +231,35 @@ static void fill_plane(uint8_t *plane, int n, uint8_t value)
     memset(plane, value, (size_t)n);
 }
 
-/* Planes that depend on the rule, rewritten whole. */
-static void write_rule_planes(const variant *v, const board_hdr *b, uint8_t *out)
+static uint8_t *plane(const variant *v, uint8_t *out, int k)
+{
+    return out + (size_t)k * (size_t)v->g.n_cells;
+}
+
+/* The turn plane a kind lacks (see variant.h). */
+static uint8_t turn_value(const board_hdr *b, int kind)
+{
+    return kind == OBS_ABSOLUTE ? b->seat == b->black_seat : b->colour == COLOUR_BLACK;
+}
+
+/* Planes of the rule and the protocol, rewritten whole (out is zeroed). */
+static void write_extra_planes(const variant *v, const board_hdr *b, int kind, uint8_t *out)
 {
     const int n = v->g.n_cells;
     if (v->plane_forbidden >= 0)
-        bits_to_bytes(renju_forbidden_c(v, b), n, out + (size_t)v->plane_forbidden * n);
+        bits_to_bytes(renju_forbidden_c(v, b), n, plane(v, out, v->plane_forbidden));
+    if (v->plane_phase >= 0) {
+        for (int k = 0; k < v->n_phases; k++)
+            if (v->phases[k] == b->phase)
+                fill_plane(plane(v, out, v->plane_phase + k), n, 1);
+        fill_plane(plane(v, out, v->plane_turn), n, turn_value(b, kind));
+    }
+    if (v->plane_declared >= 0) {
+        const protocol_state *ps = protocol_of_c(v, b);
+        for (int k = 0; k < 4; k++)
+            fill_plane(plane(v, out, v->plane_declared + k), n, (ps->declared >> k) & 1u);
+        bits_to_bytes(protocol_offered_c(v, b), n, plane(v, out, v->plane_offered));
+    }
 }
 
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out)
@@ -229,7 +282,7 @@ void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out
         fill_plane(out + 2 * n, n, mover == COLOUR_BLACK);
     if (b->last_move >= 0)
         out[3 * n + b->last_move] = 1;
-    write_rule_planes(v, b, out);
+    write_extra_planes(v, b, kind, out);
     if (v->plane_on_board >= 0)
         memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
 }
@@ -253,4 +306,6 @@ void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, in
     if (v->plane_forbidden >= 0)
         bits_to_bytes_changed(rule_before, renju_forbidden_c(v, b), BITS_WORDS(n),
                               out + (size_t)v->plane_forbidden * n);
+    if (v->plane_turn >= 0)
+        fill_plane(plane(v, out, v->plane_turn), n, turn_value(b, OBS_ABSOLUTE));
 }

@@ -26,6 +26,9 @@ static inline void game_reset(const variant *v, board_hdr *b)
            v->state_size - BOARD_GAME_OFFSET);
 }
 
+/* Recompute the legal set from the position, colour to place and phase. */
+void game_refresh_legal(const variant *v, board_hdr *b);
+
 /* Recompute what follows from the cells (legal set, line bit sets, stone
  * count) after cells were written directly; protocol phase is normal play. */
 void game_derive(const variant *v, board_hdr *b);
@@ -41,6 +44,13 @@ void game_forget_caches(const variant *v, board_hdr *b);
 
 /* Why an action is illegal, in words (NULL when it is legal). */
 const char *game_illegal_reason(const variant *v, const board_hdr *b, int action);
+
+/* Put a stone of colour on empty cell a (cells, line bit sets, the rule's
+ * bookkeeping) and end the game if it wins, or fouls under renju with
+ * forbidden="lose"; the winner is the seat holding the colour that made the
+ * five. Does not pass the turn. Returns 1 if the legal set may have changed
+ * beyond cell a (renju fouls). */
+int game_put_stone(const variant *v, board_hdr *b, int a, int colour);
 
 /* Apply a legal action for the seat to act: sets colour, seat, status and
  * winner. Returns CHANGE_* flags. Does not count the step (batch.c does). */

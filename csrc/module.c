@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "game.h"
+#include "protocol.h"
 #include "renju.h"
 
 #ifdef _OPENMP
@@ -33,6 +34,9 @@ enum out_id {
     OUT_FINAL_WINNER,
     OUT_FINAL_LENGTH,
     OUT_SAMPLED,
+    OUT_BLACK_SEAT,
+    OUT_PHASE,
+    OUT_OPENING,
     N_OUTS
 };
 
@@ -49,6 +53,7 @@ static const out_def out_defs[N_OUTS] = {
     {"to_play", 1, "b", 0},      {"winner", 1, "b", 0},       {"episode_length", 4, "i", 0},
     {"illegal", 1, "?B", 0},     {"final_obs", 1, "B", 1},    {"has_final", 1, "?B", 1},
     {"final_winner", 1, "b", 1}, {"final_length", 4, "i", 1}, {"sampled", 8, "ql", 0},
+    {"black_seat", 1, "b", 0},   {"phase", 1, "b", 0},        {"opening", 1, "b", 0},
 };
 
 typedef struct {
@@ -125,6 +130,15 @@ static void set_out_pointer(group *g, int id, void *p)
         break;
     case OUT_FINAL_LENGTH:
         o->final_length = p;
+        break;
+    case OUT_BLACK_SEAT:
+        o->black_seat = p;
+        break;
+    case OUT_PHASE:
+        o->phase = p;
+        break;
+    case OUT_OPENING:
+        o->opening = p;
         break;
     default:
         o->sampled = p;
@@ -323,13 +337,26 @@ static PyObject *Batch_group_info(BatchObject *self, PyObject *args)
         return NULL;
     for (int p = 0; p < v->n_planes[kind]; p++)
         PyList_SET_ITEM(planes, p, PyUnicode_FromString(v->plane_names[kind][p]));
-    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:s,s:y#,s:K}", "num_envs",
-                         gr->n, "n_actions", v->n_actions, "n_special", v->n_special, "n_cells",
-                         v->g.n_cells, "height", v->g.height, "width", v->g.width, "max_steps",
-                         v->max_steps, "state_size", (int)v->state_size, "centre", v->g.centre,
-                         "n_axes", v->g.n_axes, "planes", planes, "params", desc, "on_board",
-                         (const char *)v->g.on_board, (Py_ssize_t)v->g.n_cells, "fingerprint",
-                         (unsigned long long)v->fingerprint);
+    PyObject *specials = PyList_New(v->n_special);
+    PyObject *phases = PyList_New(v->n_phases);
+    if (!specials || !phases) {
+        Py_XDECREF(specials);
+        Py_XDECREF(phases);
+        Py_DECREF(planes);
+        return NULL;
+    }
+    for (int k = 0; k < v->n_special; k++)
+        PyList_SET_ITEM(specials, k, PyUnicode_FromString(v->special_names[k]));
+    for (int k = 0; k < v->n_phases; k++)
+        PyList_SET_ITEM(phases, k,
+                        Py_BuildValue("(is)", v->phases[k], protocol_phase_name(v->phases[k])));
+    return Py_BuildValue(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:s,s:y#,s:K,s:N,s:N}", "num_envs", gr->n,
+        "n_actions", v->n_actions, "n_special", v->n_special, "n_cells", v->g.n_cells, "height",
+        v->g.height, "width", v->g.width, "max_steps", v->max_steps, "state_size",
+        (int)v->state_size, "centre", v->g.centre, "n_axes", v->g.n_axes, "planes", planes,
+        "params", desc, "on_board", (const char *)v->g.on_board, (Py_ssize_t)v->g.n_cells,
+        "fingerprint", (unsigned long long)v->fingerprint, "specials", specials, "phases", phases);
 }
 
 static PyObject *Batch_bind(BatchObject *self, PyObject *args)
@@ -578,12 +605,27 @@ static PyObject *Batch_board(BatchObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "ii", &g, &i) || !check_board(self, g, i))
         return NULL;
     const group *gr = &self->b->groups[g];
+    const variant *v = &gr->v;
     const board_hdr *h = group_board(gr, i);
-    return Py_BuildValue("{s:y#,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I}", "cells",
-                         (const char *)board_cells_c(&gr->v, h), (Py_ssize_t)gr->v.g.n_cells,
+    /* protocol fields: offered cells as bytes, the symmetries kept by the stones */
+    uint8_t offered[GEOM_MAX_CELLS] = {0};
+    int declared = 0, offers = 0, stabilizer = 0, opening = -1;
+    if (v->off_protocol) {
+        const protocol_state *ps = protocol_of_c(v, h);
+        bits_to_bytes(protocol_offered_c(v, h), v->g.n_cells, offered);
+        declared = ps->declared;
+        offers = ps->offers;
+        stabilizer = ps->stabilizer;
+        opening = ps->opening;
+    }
+    return Py_BuildValue("{s:y#,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:i,s:s,s:i,s:i,s:i,s:i,s:y#}",
+                         "cells", (const char *)board_cells_c(v, h), (Py_ssize_t)v->g.n_cells,
                          "colour", h->colour, "seat", h->seat, "black_seat", h->black_seat,
                          "status", h->status, "winner", h->winner, "steps", h->steps, "last_move",
-                         h->last_move, "n_legal", h->n_legal, "episode", h->episode);
+                         h->last_move, "n_legal", h->n_legal, "episode", h->episode, "phase",
+                         h->phase, "phase_name", protocol_phase_name(h->phase), "declared",
+                         declared, "offers", offers, "stabilizer", stabilizer, "opening", opening,
+                         "offered", (const char *)offered, (Py_ssize_t)v->g.n_cells);
 }
 
 static PyObject *Batch_windows(BatchObject *self, PyObject *args)
@@ -764,6 +806,22 @@ static PyObject *core_renju_forbidden(PyObject *Py_UNUSED(m), PyObject *args)
     return out;
 }
 
+static PyObject *core_openings(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
+{
+    PyObject *t = PyTuple_New(26);
+    for (int k = 0; t && k < 26; k++)
+        PyTuple_SET_ITEM(t, k, PyUnicode_FromString(protocol_opening_name(k)));
+    return t;
+}
+
+static PyObject *core_opening_of(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    int wx, wy, bx, by;
+    if (!PyArg_ParseTuple(args, "iiii", &wx, &wy, &bx, &by))
+        return NULL;
+    return PyLong_FromLong(protocol_opening_of(wx, wy, bx, by));
+}
+
 static PyObject *core_max_threads(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
 {
 #ifdef _OPENMP
@@ -781,6 +839,9 @@ static PyMethodDef core_methods[] = {
     {"renju_forbidden", core_renju_forbidden, METH_VARARGS,
      "[(cell, status)] of black's forbidden points (status 2 overline, 3 double-four, "
      "4 double-three)."},
+    {"openings", core_openings, METH_NOARGS, "Names of the 26 canonical renju openings."},
+    {"opening_of", core_opening_of, METH_VARARGS,
+     "Canonical opening index of white at (wx, wy), black at (bx, by) from the centre."},
     {"max_threads", core_max_threads, METH_NOARGS, "Processors OpenMP can use."},
     {NULL, NULL, 0, NULL}};
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "protocol.h"
 #include "renju.h"
 #include "rng.h"
 
@@ -23,7 +24,7 @@ static const char *const rule_names[] = {"freestyle", "standard", "caro", "renju
 static const char *const forbidden_names[] = {"mask", "lose", NULL};
 static const char *const caro_end_names[] = {"open", "not_both_blocked", "gomocup", "gomocup6",
                                              NULL};
-static const char *const protocol_names[] = {"free", "center", NULL};
+static const char *const protocol_names[] = {"free", "center", "soosorv", "swap2", NULL};
 
 #define P(field) offsetof(variant_params, field)
 static const param_def params[] = {
@@ -35,6 +36,7 @@ static const param_def params[] = {
     {"caro_ends", P(caro_ends), caro_end_names, 0, 0},
     {"forbidden", P(forbidden), forbidden_names, 0, 0},
     {"protocol", P(protocol), protocol_names, 0, 0},
+    {"max_offers", P(max_offers), NULL, 1, 8},
     {"max_steps", P(max_steps), NULL, 0, 65535},
 };
 #undef P
@@ -59,7 +61,7 @@ int variant_param_info(int i, const char **name, const char *const **choices, in
 const char *variant_param_names(void)
 {
     return "geometry, size, height, width, rule, connect, caro_ends, forbidden, protocol, "
-           "max_steps";
+           "max_offers, max_steps";
 }
 
 void variant_params_default(variant_params *p)
@@ -73,6 +75,7 @@ void variant_params_default(variant_params *p)
     p->caro_ends = CARO_OPEN;
     p->forbidden = FORBIDDEN_MASK;
     p->protocol = PROTO_FREE;
+    p->max_offers = 8;
     p->max_steps = 0; /* 0: enough to fill the board */
 }
 
@@ -181,6 +184,36 @@ static void set_planes(variant *v)
     m[nm++] = "last_move";
     /* optional planes sit at the same index in both kinds */
     v->plane_forbidden = v->plane_on_board = -1;
+    v->plane_phase = v->plane_turn = v->plane_declared = v->plane_offered = -1;
+    if (v->n_phases > 1) {
+        static const char *const phase_planes[N_PHASES] = {
+            "phase_play",          "phase_first",  "phase_second",  "phase_third",
+            "phase_swap",          "phase_fourth", "phase_declare", "phase_second_swap",
+            "phase_offer",         "phase_pick",   "phase_first",   "phase_second",
+            "phase_third",         "phase_choice", "phase_fourth",  "phase_fifth",
+            "phase_second_choice",
+        };
+        v->plane_phase = na;
+        for (int k = 0; k < v->n_phases; k++) {
+            a[na++] = phase_planes[v->phases[k]];
+            m[nm++] = phase_planes[v->phases[k]];
+        }
+        v->plane_turn = na;
+        a[na++] = "mover_is_black";
+        m[nm++] = "black_to_move";
+    }
+    if (v->p.protocol == PROTO_SOOSORV) {
+        static const char *const declared[4] = {"declared_1", "declared_2", "declared_4",
+                                                "declared_8"};
+        v->plane_declared = na;
+        for (int k = 0; k < 4; k++) {
+            a[na++] = declared[k];
+            m[nm++] = declared[k];
+        }
+        v->plane_offered = na;
+        a[na++] = "offered";
+        m[nm++] = "offered";
+    }
     if (v->p.rule == RULE_RENJU) {
         v->plane_forbidden = na;
         a[na++] = "forbidden";
@@ -218,9 +251,19 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         variant_free(v);
         return -1;
     }
-    v->n_special = 0;
+    protocol_info proto;
+    if (protocol_prepare(v, &proto, err, errlen)) {
+        variant_free(v);
+        return -1;
+    }
+    v->n_special = proto.n_special;
+    for (int k = 0; k < proto.n_special; k++)
+        v->special_names[k] = proto.special_names[k];
+    v->n_phases = proto.n_phases;
+    memcpy(v->phases, proto.phases, sizeof(proto.phases));
+    v->first_phase = proto.first_phase;
     v->n_actions = v->g.n_cells + v->n_special;
-    v->max_steps = p->max_steps ? p->max_steps : v->g.n_on_board;
+    v->max_steps = p->max_steps ? p->max_steps : v->g.n_on_board + proto.extra_steps;
     v->legal_words = BITS_WORDS(v->n_actions);
     v->off_cells = sizeof(board_hdr);
     /* cells, then the CELL_OFF sentinel that geometry.hop leads off the edge to */
@@ -230,6 +273,11 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
     if (p->rule == RULE_RENJU) {
         v->off_renju = end;
         end += renju_state_bytes(v);
+    }
+    v->derived_end = end;
+    if (protocol_state_bytes(v)) {
+        v->off_protocol = end;
+        end += protocol_state_bytes(v);
     }
     v->off_cache = end;
     if (p->rule == RULE_RENJU)

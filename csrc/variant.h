@@ -16,7 +16,7 @@
 enum rule_kind { RULE_FREESTYLE = 0, RULE_STANDARD = 1, RULE_CARO = 2, RULE_RENJU = 3 };
 enum forbidden_mode { FORBIDDEN_MASK = 0, FORBIDDEN_LOSE = 1 };
 enum caro_ends { CARO_OPEN = 0, CARO_NOT_BOTH_BLOCKED = 1, CARO_GOMOCUP = 2, CARO_GOMOCUP6 = 3 };
-enum protocol_kind { PROTO_FREE = 0, PROTO_CENTER = 1 };
+enum protocol_kind { PROTO_FREE = 0, PROTO_CENTER = 1, PROTO_SOOSORV = 2, PROTO_SWAP2 = 3 };
 enum obs_kind { OBS_ABSOLUTE = 0, OBS_MOVER = 1 };
 
 /* Cell contents. */
@@ -26,10 +26,11 @@ enum { STATUS_ONGOING = 0, STATUS_TERMINATED = 1, STATUS_TRUNCATED = 2 };
 
 typedef struct variant_params {
     int geometry, height, width, order, edge;
-    int rule, connect, caro_ends, forbidden, protocol, max_steps;
+    int rule, connect, caro_ends, forbidden, protocol, max_offers, max_steps;
 } variant_params;
 
-#define VARIANT_MAX_PLANES 16
+#define VARIANT_MAX_PLANES 32
+#define VARIANT_MAX_SPECIALS 16
 
 typedef struct variant {
     variant_params p;
@@ -39,12 +40,22 @@ typedef struct variant {
     int max_steps;
     int n_planes[2];                     /* per obs_kind */
     int plane_forbidden, plane_on_board; /* indices of optional planes, -1 if absent */
+    /* protocol planes (-1 if absent): one-hot phases; the turn plane the kind
+     * lacks (absolute: the seat to act holds black; mover: black places next);
+     * the declared number as 4 binary planes; the offered cells */
+    int plane_phase, plane_turn, plane_declared, plane_offered;
+    int n_phases;
+    int phases[12];
+    int first_phase;
+    const char *special_names[VARIANT_MAX_SPECIALS];
     const char *plane_names[2][VARIANT_MAX_PLANES];
     int legal_words;
     size_t state_size; /* bytes of one board, a multiple of 8 */
     size_t off_cells, off_legal;
     size_t off_lines;     /* line bit sets, [2][g.n_lines] words; unused if g.n_lines == 0 */
     size_t off_renju;     /* renju: see renju.h; 0 for other rules */
+    size_t derived_end;   /* [off_lines, derived_end) follows from the cells alone */
+    size_t off_protocol;  /* soosorv / swap2: see protocol.h; 0 for others */
     size_t off_cache;     /* caches that are not derived from the cells; state_size if none */
     uint64_t *renju_star; /* renju: cells within five of each cell along its lines */
     uint8_t *initial;     /* the state of a fresh game (keys zero) */

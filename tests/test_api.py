@@ -213,11 +213,25 @@ def test_strip_render_shows_indices():
     assert text.splitlines()[5].lstrip().startswith("40")
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", fiverow.preset_names())
 def test_single_env_passes_check_env(preset):
     env = gymnasium.make(fiverow.env_id(preset))
     check_env(env.unwrapped)
     env.close()
+
+
+def test_single_env_action_space_samples_legal_actions():
+    env = fiverow.make("renju")  # the first stone must go to the centre
+    env.reset(seed=0)
+    assert env.action_space == gymnasium.spaces.Discrete(225)
+    assert env.action_space.sample() == 112
+    mask = np.zeros(225, dtype=np.int8)
+    mask[3] = 1
+    assert env.action_space.sample(mask=mask) == 3  # an explicit mask is obeyed
+    for _ in range(30):
+        a = env.action_space.sample()
+        assert env.action_masks()[a]
+        env.step(a)
 
 
 def test_single_env_episode():

@@ -73,6 +73,10 @@ RANDOM_PLAY = [
     ("renju", {}),
     ("renju", {"forbidden": "lose", "protocol": "free"}),
     ("renju", {"geometry": "torus", "size": 13}),
+    ("renju-soosorv8", {}),
+    ("renju-soosorv4", {"forbidden": "lose"}),
+    ("freestyle-swap2", {}),
+    ("renju", {"protocol": "swap2"}),
 ]
 
 
@@ -88,7 +92,7 @@ def test_random_play_in_every_mode(driver, preset, overrides):
             script.append(f"new 300 2 {autoreset} {illegal} {obs} 5 {p}")
             # disabled autoreset stops at the first finished board: few steps then;
             # renju's state check recomputes every forbidden point: fewer steps
-            steps = 100 if preset == "renju" else 400
+            steps = 100 if preset.startswith("renju") else 400
             script.append(f"random {steps if autoreset != 2 else 5}")
             script.append("rollout 150")
             script.append("check 7")

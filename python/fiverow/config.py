@@ -24,6 +24,11 @@ _APPLIES_TO_RULE: dict[str, tuple[str, ...]] = {
     "forbidden": ("renju",),
 }
 
+#: Parameters that only mean something under some protocols.
+_APPLIES_TO_PROTOCOL: dict[str, tuple[str, ...]] = {
+    "max_offers": ("soosorv",),
+}
+
 
 @dataclass(frozen=True)
 class ParamSpec:
@@ -179,10 +184,11 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
     merged = _layer(base, overrides)
     resolved = _parse_resolved(_core.resolve({k: str(v) for k, v in merged.items()}))
     for key in overrides:
-        rules = _APPLIES_TO_RULE.get(key)
-        if rules is not None and resolved["rule"] not in rules:
-            raise ValueError(
-                f"parameter '{key}' has no effect with rule='{resolved['rule']}' "
-                f"(it applies to rule {' / '.join(rules)})"
-            )
+        for field_name, table in (("rule", _APPLIES_TO_RULE), ("protocol", _APPLIES_TO_PROTOCOL)):
+            allowed = table.get(key)
+            if allowed is not None and resolved[field_name] not in allowed:
+                raise ValueError(
+                    f"parameter '{key}' has no effect with {field_name}='{resolved[field_name]}' "
+                    f"(it applies to {field_name} {' / '.join(allowed)})"
+                )
     return VariantConfig(name=name, params=resolved, description=description)

@@ -110,7 +110,9 @@ class Group:
         self.on_board = np.frombuffer(info["on_board"], dtype=np.uint8).reshape(
             self.height, self.width
         )
-        self.special_actions: tuple[str, ...] = ()
+        self.special_actions: tuple[str, ...] = tuple(info["specials"])
+        #: (code, name) of each protocol phase, in the order of the phase planes
+        self.phases: tuple[tuple[int, str], ...] = tuple(info["phases"])
         shape = (len(self.planes), self.height, self.width)
         self.single_observation_space = spaces.Box(0, 1, shape, dtype=np.uint8)
         self.single_action_space = spaces.Discrete(self.n_actions)
@@ -126,6 +128,9 @@ class Group:
         self.episode_length = np.zeros(n, dtype=np.int32)
         self.illegal = np.zeros(n, dtype=np.bool_)
         self.sampled = np.zeros(n, dtype=np.int64)
+        self.black_seat = np.zeros(n, dtype=np.int8)
+        self.phase = np.zeros(n, dtype=np.int8)
+        self.opening = np.full(n, -1, dtype=np.int8)
         arrays: dict[str, npt.NDArray[Any]] = {
             "obs": self.obs,
             "mask": self.mask,
@@ -138,6 +143,9 @@ class Group:
             "episode_length": self.episode_length,
             "illegal": self.illegal,
             "sampled": self.sampled,
+            "black_seat": self.black_seat,
+            "phase": self.phase,
+            "opening": self.opening,
         }
         self.same_step = pool.autoreset_mode == "same_step"
         if self.same_step:
@@ -154,6 +162,7 @@ class Group:
         for key, array in arrays.items():
             pool._batch.bind(index, key, array)
         self._report_illegal = pool.illegal_action != "raise"
+        self.has_protocol = len(self.phases) > 1
 
     @property
     def geometry(self) -> str:
@@ -175,6 +184,10 @@ class Group:
         }
         if self._report_illegal:
             info["illegal"] = self.illegal
+        if self.has_protocol:
+            info["black_seat"] = self.black_seat
+            info["phase"] = self.phase
+            info["opening"] = self.opening
         if self.same_step and self.has_final.any():
             info["final_obs"] = self.final_obs
             info["_final_obs"] = self.has_final

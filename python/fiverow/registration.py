@@ -16,7 +16,14 @@ def env_id(preset: str) -> str:
 
 
 def register_envs() -> list[str]:
-    """Register every preset with Gymnasium (done on ``import fiverow``)."""
+    """Register every preset with Gymnasium (done on ``import fiverow``).
+
+    The registered single env defaults to ``illegal_action="lose"`` (PettingZoo
+    classic's convention): generic tools sample actions without the mask, and
+    ``check_env`` even samples before a ``reset()`` that can make them illegal
+    (the centre rule of renju). ``fiverow.make`` and ``make_vec`` default to
+    ``"raise"``; pass ``illegal_action=`` to choose.
+    """
     ids = []
     for preset in preset_names():
         eid = env_id(preset)
@@ -25,7 +32,7 @@ def register_envs() -> list[str]:
                 id=eid,
                 entry_point="fiverow.single:FiverowEnv",
                 vector_entry_point="fiverow.vector:FiverowVectorEnv",
-                kwargs={"variant": preset},
+                kwargs={"variant": preset, "illegal_action": "lose"},
             )
         ids.append(eid)
     return ids

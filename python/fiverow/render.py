@@ -19,10 +19,16 @@ _WHITE = np.array([240, 240, 240], dtype=np.uint8)
 _MARK = np.array([220, 30, 30], dtype=np.uint8)
 
 
-def ansi(cells: npt.NDArray[np.uint8], last_move: int, geometry: str) -> str:
-    """The board as text: ``X`` black, ``O`` white, ``.`` empty, the last move in
-    parentheses; columns lettered and rows numbered as in renju notation (the
-    strip shows each row's first cell index instead)."""
+def ansi(
+    cells: npt.NDArray[np.uint8],
+    last_move: int,
+    geometry: str,
+    offered: npt.NDArray[np.uint8] | None = None,
+) -> str:
+    """The board as text: ``X`` black, ``O`` white, ``.`` empty, ``+`` a cell
+    offered in an opening protocol, the last move in parentheses; columns
+    lettered and rows numbered as in renju notation (the strip shows each row's
+    first cell index instead)."""
     height, width = cells.shape
     strip = geometry == "strip"
     if strip:
@@ -39,6 +45,8 @@ def ansi(cells: npt.NDArray[np.uint8], last_move: int, geometry: str) -> str:
         for c in range(width):
             cell = r * width + c
             ch = _STONE_CHARS[int(cells[r, c])]
+            if offered is not None and offered[r, c]:
+                ch = "+"
             if cell == last_move:
                 chars.append(f"({ch})")
             elif cell - 1 == last_move and c > 0:

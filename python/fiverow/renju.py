@@ -12,6 +12,10 @@ from .pool import position_cells
 
 KINDS = {2: "overline", 3: "double-four", 4: "double-three"}
 
+#: The 26 canonical renju openings, by index: ``info["opening"]`` values
+#: ("D1 Kansei" .. "D13 Yusei", "I1 Chosei" .. "I13 Suisei").
+OPENINGS: tuple[str, ...] = _core.openings()
+
 
 def forbidden_points(
     board: Sequence[str] | npt.ArrayLike,

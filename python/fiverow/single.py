@@ -11,6 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .config import VariantConfig
+from .renju import OPENINGS
+from .spaces import LegalDiscrete
 from .vector import FiverowVectorEnv
 
 Obs = npt.NDArray[np.uint8]
@@ -20,7 +22,10 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
     """A single board. Both seats are played through the same ``step``: the seat
     to act is ``info["to_play"]`` and the reward is that of the seat that just
     acted (``info["rewards"]`` has both). Observations and infos are fresh
-    copies on every call. After the episode ends, call ``reset()``."""
+    copies on every call. After the episode ends, call ``reset()``.
+
+    ``action_space.sample()`` draws among the legal actions (see
+    :class:`fiverow.spaces.LegalDiscrete`)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
@@ -47,7 +52,7 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         )
         self.render_mode = render_mode
         self.observation_space = self._vec.single_observation_space
-        self.action_space = self._vec.single_action_space
+        self.action_space = LegalDiscrete(self._vec.n_actions, lambda: self._vec.action_masks()[0])
         self._started = False
 
     @property
@@ -74,6 +79,11 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         }
         if "illegal" in info:
             out["illegal"] = bool(info["illegal"][0])
+        if "phase" in info:
+            out["black_seat"] = int(info["black_seat"][0])
+            out["phase"] = int(info["phase"][0])
+            opening = int(info["opening"][0])
+            out["opening"] = OPENINGS[opening] if opening >= 0 else ""
         return out
 
     def reset(

@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from . import render as _render
 from .config import VariantConfig, resolve
 from .pool import Group, Pool
+from .renju import OPENINGS
 
 _AUTORESET_ENUM = {
     "next_step": AutoresetMode.NEXT_STEP,
@@ -151,9 +152,14 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     def render_env(self, index: int, mode: str | None = None) -> Any:
         """Render one env: text (``"ansi"``) or an RGB array (``"rgb_array"``)."""
         mode = mode or self.render_mode or "ansi"
-        board = self.pool.board(self._group.name, index)
+        g = self._group
+        board = self.pool.board(g.name, index)
         if mode == "ansi":
-            return _render.ansi(board["cells"], board["last_move"], self._group.geometry)
+            offered = np.frombuffer(board["offered"], dtype=np.uint8).reshape(g.height, g.width)
+            text = _render.ansi(board["cells"], board["last_move"], g.geometry, offered)
+            if g.has_protocol:
+                text += protocol_status(board, g.special_actions) + "\n"
+            return text
         if mode == "rgb_array":
             return _render.rgb(board["cells"], board["last_move"])
         raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
@@ -183,6 +189,22 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     def __repr__(self) -> str:
         return f"FiverowVectorEnv({self.config.name!r}, num_envs={self.num_envs})"
+
+
+def protocol_status(board: dict[str, Any], specials: tuple[str, ...]) -> str:
+    """One line on where an opening protocol stands."""
+    colour = "black" if board["colour"] == 0 else "white"
+    parts = [
+        f"phase: {board['phase_name']}",
+        f"seat {board['seat']} to act",
+        f"seat {board['black_seat']} holds black",
+        f"next stone {colour}",
+    ]
+    if board["declared"]:
+        parts.append(f"offers {board['offers']}/{board['declared']}")
+    if board["opening"] >= 0:
+        parts.append(f"opening {OPENINGS[board['opening']]}")
+    return "; ".join(parts)
 
 
 def make_vec(

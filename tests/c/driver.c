@@ -22,13 +22,13 @@
 #include "game.h"
 
 static batch *B;
-static void *outs[16];
+static void *outs[20];
 
 static void free_all(void)
 {
     batch_destroy(B);
     B = NULL;
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < 20; i++) {
         free(outs[i]);
         outs[i] = NULL;
     }
@@ -89,6 +89,9 @@ static int cmd_new(char *args)
     o->final_winner = alloc_out(12, (size_t)n);
     o->final_length = alloc_out(13, sizeof(int32_t) * (size_t)n);
     o->sampled = alloc_out(14, sizeof(int64_t) * (size_t)n);
+    o->black_seat = alloc_out(15, (size_t)n);
+    o->phase = alloc_out(16, (size_t)n);
+    o->opening = alloc_out(17, (size_t)n);
     batch_reset(B, 1, seed, NULL);
     printf("ok actions=%d cells=%d state=%zu lines=%d\n", g->v.n_actions, g->v.g.n_cells,
            g->v.state_size, g->v.g.n_lines);
