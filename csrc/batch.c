@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "gomorpion.h"
 #include "protocol.h"
 #include "rng.h"
 
@@ -115,12 +116,14 @@ static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8
     bits_to_bytes(board_legal_c(v, h), v->n_actions, mask);
 }
 
+/* Seats, protocol and scores: what the info dict reports beyond the basics. */
 static void write_protocol_outputs(const group *g, int i, const board_hdr *h)
 {
     const group_outputs *o = &g->out;
     o->black_seat[i] = (int8_t)h->black_seat;
     o->phase[i] = (int8_t)h->phase;
     o->opening[i] = g->v.off_protocol ? protocol_of_c(&g->v, h)->opening : -1;
+    game_scores(&g->v, h, o->scores + 2 * i, o->cast_points + 2 * i, o->casts + i);
 }
 
 static void write_outputs(const batch *b, group *g, int i, const board_hdr *h)
@@ -176,6 +179,7 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
         game_rule_bits(v, h, rule_before);
     }
     o->illegal[i] = 0;
+    game_begin_step(v, h);
     if (!game_is_legal(v, h, a)) {
         o->illegal[i] = 1;
         if (b->illegal == ILLEGAL_RANDOM) {
@@ -192,11 +196,8 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
     if (h->status == STATUS_ONGOING && h->steps >= v->max_steps)
         h->status = STATUS_TRUNCATED;
 
-    float r[2] = {0.0f, 0.0f};
-    if (h->status == STATUS_TERMINATED && h->winner >= 0) {
-        r[h->winner] = 1.0f;
-        r[h->winner ^ 1] = -1.0f;
-    }
+    float r[2];
+    game_rewards(v, h, r);
     o->rewards[2 * i] = r[0];
     o->rewards[2 * i + 1] = r[1];
     o->reward[i] = r[seat];
@@ -446,6 +447,11 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
     } else if (h.phase != PHASE_PLAY) {
         return "a protocol phase in a variant without one";
     }
+    if (v->off_gomorpion) {
+        const char *why = gomorpion_check(v, (const board_hdr *)state);
+        if (why)
+            return why;
+    }
     /* what follows from the cells (line bit sets, renju codes and forbidden
      * points) must be what the cells imply, and the legal set what the
      * position and phase allow */
@@ -458,8 +464,9 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
     game_derive(v, ch);
     ch->phase = (uint8_t)phase;
     ch->colour = (uint8_t)colour;
-    if (v->off_protocol) /* game_derive starts the protocol afresh */
-        memcpy(copy + v->off_protocol, state + v->off_protocol, v->off_cache - v->off_protocol);
+    /* what is not derived from the cells (protocol, gomorpion's statuses and
+     * sieges) is the state's own: put it back before judging the legal set */
+    memcpy(copy + v->derived_end, state + v->derived_end, v->off_cache - v->derived_end);
     game_refresh_legal(v, ch);
     int derived_ok =
         memcmp(copy + v->off_lines, state + v->off_lines, v->derived_end - v->off_lines) == 0;
@@ -489,25 +496,41 @@ const char *batch_install_state(batch *b, int gi, int i, const uint8_t *state, s
     return NULL;
 }
 
-const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, int colour)
+const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, int colour,
+                                const uint8_t *status, const int32_t *scores)
 {
     group *g = &b->groups[gi];
     const variant *v = &g->v;
     if (colour != COLOUR_BLACK && colour != COLOUR_WHITE)
         return "colour to move must be black or white";
-    int stones = 0, empty = 0;
+    int stones = 0, empty = 0, captured = 0;
     for (int c = 0; c < v->g.n_cells; c++) {
         if (!v->g.on_board[c] ? cells[c] != CELL_EMPTY && cells[c] != CELL_OFF
                               : cells[c] > CELL_WHITE)
             return "a cell holds a stone off the board or an unknown value";
         stones += (cells[c] == CELL_BLACK || cells[c] == CELL_WHITE);
         empty += v->g.on_board[c] && cells[c] == CELL_EMPTY;
+        if (status && status[c]) {
+            if (!v->off_gomorpion)
+                return "stone statuses (recapturable, captured) exist only in gomorpion";
+            if (status[c] > STONE_CAPTURED || cells[c] == CELL_EMPTY)
+                return "a status on an empty cell, or an unknown status";
+            captured += status[c] == STONE_CAPTURED;
+        }
     }
+    if (scores &&
+        (!v->off_gomorpion || scores[0] < 0 || scores[1] < 0 || scores[0] + scores[1] != captured))
+        return "scores must be given for gomorpion only, and add up to the captured stones";
     if (stones >= v->max_steps)
         return "max_steps leaves no move after this many stones";
     if (empty == 0)
         return "the board is full";
-    board_hdr *h = group_board(g, i);
+    /* built aside, so that a refused position changes nothing */
+    board_hdr *target = group_board(g, i);
+    board_hdr *h = malloc(v->state_size);
+    if (!h)
+        return "out of memory";
+    memcpy(h, target, v->state_size);
     if (h->fingerprint == 0)
         rekey_board(b, g, i, h);
     new_episode(g, h);
@@ -517,7 +540,27 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
     h->steps = (uint16_t)stones;
     h->colour = (uint8_t)colour;
     h->seat = (uint8_t)colour; /* seat 0 holds black */
+    if (v->off_gomorpion) {
+        /* statuses as given; captured stones are points for the seats given,
+         * else for the colour that did not lose them */
+        gomorpion_state *gs = gomorpion_of(v, h);
+        for (int c = 0; c < v->g.n_cells; c++) {
+            gomorpion_status(v, h)[c] = status ? status[c] : STONE_LIVE;
+            if (!scores && status && status[c] == STONE_CAPTURED)
+                gs->score[2 - cells[c]]++;
+        }
+        if (scores) {
+            gs->score[0] = scores[0];
+            gs->score[1] = scores[1];
+        }
+    }
     game_derive(v, h);
-    write_fresh(b, g, i, h);
+    if (h->n_legal == 0) {
+        free(h);
+        return "the side to move has no legal action";
+    }
+    memcpy(target, h, v->state_size);
+    free(h);
+    write_fresh(b, g, i, target);
     return NULL;
 }

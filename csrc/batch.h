@@ -35,6 +35,9 @@ typedef struct group_outputs {
     int8_t *black_seat;      /* [n] seat holding black */
     int8_t *phase;           /* [n] opening-protocol phase (0: normal play) */
     int8_t *opening;         /* [n] canonical renju opening 0..25, -1 unknown */
+    int32_t *scores;         /* [n][2] running points by seat (scoring games) */
+    int32_t *cast_points;    /* [n][2] points of the last cast (gomorpion) */
+    int32_t *casts;          /* [n] casts ended (gomorpion) */
 } group_outputs;
 
 typedef struct group {
@@ -109,8 +112,11 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len);
 const char *batch_install_state(batch *b, int g, int i, const uint8_t *state, size_t len);
 
 /* Install a position given as cells (CELL_* values, n_cells of them) with
- * `colour` to move: stones counted as steps, nothing ended. Returns NULL or
- * the reason the position was refused. */
-const char *batch_load_position(batch *b, int g, int i, const uint8_t *cells, int colour);
+ * `colour` to move: stones counted as steps, nothing ended. Gomorpion may
+ * also take stone statuses (STONE_*, or NULL: all live) and scores by seat
+ * (or NULL); its sieges are computed as at a cast end. Returns NULL or the
+ * reason the position was refused. */
+const char *batch_load_position(batch *b, int g, int i, const uint8_t *cells, int colour,
+                                const uint8_t *status, const int32_t *scores);
 
 #endif

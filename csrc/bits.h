@@ -16,6 +16,11 @@ static inline int bits_get(const uint64_t *w, int i)
     return (int)((w[i >> 6] >> (i & 63)) & 1u);
 }
 
+static inline int bits_get_u32(uint32_t w, int i)
+{
+    return (int)((w >> i) & 1u);
+}
+
 static inline void bits_set(uint64_t *w, int i)
 {
     w[i >> 6] |= 1ULL << (i & 63);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "gomorpion.h"
 #include "lines.h"
 #include "protocol.h"
 #include "renju.h"
@@ -26,7 +27,9 @@ void game_refresh_legal(const variant *v, board_hdr *b)
         b->n_legal = 1;
         return;
     }
-    if (v->p.rule == RULE_RENJU) {
+    if (v->p.rule == RULE_GOMORPION) {
+        gomorpion_legal(v, b, b->colour, legal);
+    } else if (v->p.rule == RULE_RENJU) {
         /* renju keeps the empty cells as bits: legal is a few word operations */
         const uint64_t *empty = renju_empty_c(v, b), *forbidden = renju_forbidden_c(v, b);
         int mask = v->p.forbidden == FORBIDDEN_MASK && b->colour == COLOUR_BLACK;
@@ -83,6 +86,8 @@ void game_derive(const variant *v, board_hdr *b)
     }
     if (v->p.rule == RULE_RENJU)
         renju_derive(v, b);
+    if (v->p.rule == RULE_GOMORPION)
+        gomorpion_derive(v, b);
     game_refresh_legal(v, b);
 }
 
@@ -124,6 +129,8 @@ const char *game_illegal_reason(const variant *v, const board_hdr *b, int action
             return "occupied";
         if (v->p.protocol == PROTO_CENTER && b->n_stones == 0)
             return "the first stone must go to the centre";
+        if (v->p.rule == RULE_GOMORPION)
+            return "inside a solid siege of the opponent";
         if (v->p.rule == RULE_RENJU && b->colour == COLOUR_BLACK &&
             bits_get(renju_forbidden_c(v, b), action)) {
             uint8_t scratch[GEOM_MAX_CELLS + 1];
@@ -199,6 +206,9 @@ unsigned game_apply(const variant *v, board_hdr *b, int action)
         protocol_apply(v, b, action);
         game_refresh_legal(v, b);
         changes = CHANGE_MASK_WIDE | CHANGE_OBS_WIDE; /* the phase planes change */
+    } else if (v->p.rule == RULE_GOMORPION) {
+        changes = gomorpion_apply(v, b, action);
+        game_refresh_legal(v, b);
     } else {
         changes = place_stone(v, b, action);
     }
@@ -242,6 +252,34 @@ static uint8_t turn_value(const board_hdr *b, int kind)
     return kind == OBS_ABSOLUTE ? b->seat == b->black_seat : b->colour == COLOUR_BLACK;
 }
 
+/* Gomorpion's ten planes (variant.c names them): statuses and sieges by
+ * colour (absolute) or by side (mover), safe stones, the legal cells. */
+static void write_gomorpion_planes(const variant *v, const board_hdr *b, int kind, uint8_t *out)
+{
+    const int n = v->g.n_cells;
+    const uint8_t *cells = board_cells_c(v, b), *status = gomorpion_status_c(v, b);
+    int first = kind == OBS_ABSOLUTE ? COLOUR_BLACK : (b->seat == b->black_seat ? 0 : 1);
+    const uint64_t *solid = gomorpion_bits_c(v, b, GBITS_SOLID);
+    for (int side = 0; side < 2; side++) {
+        int colour = first ^ side;
+        const uint64_t *sieged = gomorpion_bits_c(v, b, GBITS_SIEGED + colour);
+        uint8_t *recap = out + (size_t)(2 * side) * n, *captured = recap + n;
+        uint8_t *siege_solid = out + (size_t)(4 + 2 * side) * n, *siege_breakable = siege_solid + n;
+        for (int c = 0; c < n; c++) {
+            int mine = cells[c] == colour + 1, st = status[c] & STONE_STATUS;
+            recap[c] = (uint8_t)(mine && st == STONE_RECAPTURABLE);
+            captured[c] = (uint8_t)(mine && st == STONE_CAPTURED);
+            int s = bits_get(sieged, c), hard = bits_get(solid, c);
+            siege_solid[c] = (uint8_t)(s && hard);
+            siege_breakable[c] = (uint8_t)(s && !hard);
+        }
+    }
+    uint8_t *safe = out + (size_t)8 * n;
+    for (int c = 0; c < n; c++)
+        safe[c] = (uint8_t)((status[c] & STONE_SAFE) != 0);
+    bits_to_bytes(board_legal_c(v, b), n, out + (size_t)9 * n);
+}
+
 /* Planes of the rule and the protocol, rewritten whole (out is zeroed). */
 static void write_extra_planes(const variant *v, const board_hdr *b, int kind, uint8_t *out)
 {
@@ -260,6 +298,8 @@ static void write_extra_planes(const variant *v, const board_hdr *b, int kind, u
             fill_plane(plane(v, out, v->plane_declared + k), n, (ps->declared >> k) & 1u);
         bits_to_bytes(protocol_offered_c(v, b), n, plane(v, out, v->plane_offered));
     }
+    if (v->plane_gomorpion >= 0)
+        write_gomorpion_planes(v, b, kind, plane(v, out, v->plane_gomorpion));
 }
 
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out)
@@ -291,6 +331,8 @@ void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out)
 {
     if (v->plane_forbidden >= 0)
         memcpy(out, renju_forbidden_c(v, b), sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
+    else if (v->plane_gomorpion >= 0) /* the legal plane */
+        memcpy(out, board_legal_c(v, b), sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
 }
 
 void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
@@ -308,4 +350,44 @@ void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, in
                               out + (size_t)v->plane_forbidden * n);
     if (v->plane_turn >= 0)
         fill_plane(plane(v, out, v->plane_turn), n, turn_value(b, OBS_ABSOLUTE));
+    if (v->plane_gomorpion >= 0)
+        bits_to_bytes_changed(rule_before, board_legal_c(v, b), BITS_WORDS(n),
+                              plane(v, out, v->plane_gomorpion + 9));
+}
+
+void game_begin_step(const variant *v, board_hdr *b)
+{
+    if (v->off_gomorpion)
+        gomorpion_of(v, b)->step_points[0] = gomorpion_of(v, b)->step_points[1] = 0;
+}
+
+void game_rewards(const variant *v, const board_hdr *b, float r[2])
+{
+    r[0] = r[1] = 0.0f;
+    if (v->p.reward_mode == REWARD_POINTS && v->off_gomorpion) {
+        /* points as they are scored, by seat (seat 0 holds black) */
+        const gomorpion_state *gs = gomorpion_of_c(v, b);
+        r[0] = (float)gs->step_points[0];
+        r[1] = (float)gs->step_points[1];
+        return;
+    }
+    if (b->status == STATUS_TERMINATED && b->winner >= 0) {
+        r[b->winner] = 1.0f;
+        r[b->winner ^ 1] = -1.0f;
+    }
+}
+
+void game_scores(const variant *v, const board_hdr *b, int32_t scores[2], int32_t cast[2],
+                 int32_t *casts)
+{
+    scores[0] = scores[1] = cast[0] = cast[1] = 0;
+    *casts = 0;
+    if (v->off_gomorpion) {
+        const gomorpion_state *gs = gomorpion_of_c(v, b);
+        for (int s = 0; s < 2; s++) {
+            scores[s] = gs->score[s];
+            cast[s] = gs->cast_points[s];
+        }
+        *casts = gs->casts;
+    }
 }

@@ -76,4 +76,14 @@ int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
 
+/* Called before each step: clears what a step reports (points scored). */
+void game_begin_step(const variant *v, board_hdr *b);
+/* Rewards of both seats for the step that led to b: +1 / -1 at a win, or
+ * (reward_mode="points") the points each seat scored in it. */
+void game_rewards(const variant *v, const board_hdr *b, float r[2]);
+/* Running scores, the points of the last cast and the casts so far (zeros for
+ * games without scoring). */
+void game_scores(const variant *v, const board_hdr *b, int32_t scores[2], int32_t cast[2],
+                 int32_t *casts);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "game.h"
+#include "gomorpion.h"
 #include "protocol.h"
 #include "renju.h"
 
@@ -37,6 +38,9 @@ enum out_id {
     OUT_BLACK_SEAT,
     OUT_PHASE,
     OUT_OPENING,
+    OUT_SCORES,
+    OUT_CAST_POINTS,
+    OUT_CASTS,
     N_OUTS
 };
 
@@ -54,6 +58,7 @@ static const out_def out_defs[N_OUTS] = {
     {"illegal", 1, "?B", 0},     {"final_obs", 1, "B", 1},    {"has_final", 1, "?B", 1},
     {"final_winner", 1, "b", 1}, {"final_length", 4, "i", 1}, {"sampled", 8, "ql", 0},
     {"black_seat", 1, "b", 0},   {"phase", 1, "b", 0},        {"opening", 1, "b", 0},
+    {"scores", 4, "i", 0},       {"cast_points", 4, "i", 0},  {"casts", 4, "i", 0},
 };
 
 typedef struct {
@@ -79,6 +84,8 @@ static size_t per_board(const batch *b, const group *g, int id)
     case OUT_MASK:
         return (size_t)g->v.n_actions;
     case OUT_REWARDS:
+    case OUT_SCORES:
+    case OUT_CAST_POINTS:
         return 2;
     default:
         return 1;
@@ -139,6 +146,15 @@ static void set_out_pointer(group *g, int id, void *p)
         break;
     case OUT_OPENING:
         o->opening = p;
+        break;
+    case OUT_SCORES:
+        o->scores = p;
+        break;
+    case OUT_CAST_POINTS:
+        o->cast_points = p;
+        break;
+    case OUT_CASTS:
+        o->casts = p;
         break;
     default:
         o->sampled = p;
@@ -579,23 +595,33 @@ static PyObject *Batch_clone(BatchObject *self, PyObject *args)
 static PyObject *Batch_load_position(BatchObject *self, PyObject *args)
 {
     int g, i, colour;
-    Py_buffer cells;
-    if (!PyArg_ParseTuple(args, "iiy*i", &g, &i, &cells, &colour))
+    Py_buffer cells, status = {0};
+    PyObject *scores_obj = Py_None;
+    int32_t scores[2];
+    if (!PyArg_ParseTuple(args, "iiy*i|z*O", &g, &i, &cells, &colour, &status, &scores_obj))
         return NULL;
-    if (!check_board(self, g, i) || !ready(self)) {
-        PyBuffer_Release(&cells);
-        return NULL;
-    }
+    const char *why = NULL;
+    if (!check_board(self, g, i) || !ready(self))
+        goto done;
     group *gr = &self->b->groups[g];
-    if (cells.len != gr->v.g.n_cells) {
-        PyBuffer_Release(&cells);
-        return PyErr_Format(PyExc_ValueError, "position needs %d cells, got %zd", gr->v.g.n_cells,
-                            cells.len);
+    if (cells.len != gr->v.g.n_cells || (status.buf && status.len != gr->v.g.n_cells)) {
+        PyErr_Format(PyExc_ValueError, "position needs %d cells, got %zd", gr->v.g.n_cells,
+                     cells.len);
+        goto done;
     }
-    const char *why = batch_load_position(self->b, g, i, cells.buf, colour);
-    PyBuffer_Release(&cells);
+    if (scores_obj != Py_None &&
+        !PyArg_ParseTuple(scores_obj, "ii;scores must be two ints", &scores[0], &scores[1]))
+        goto done;
+    why = batch_load_position(self->b, g, i, cells.buf, colour, status.buf,
+                              scores_obj != Py_None ? scores : NULL);
     if (why)
-        return PyErr_Format(PyExc_ValueError, "position refused: %s", why);
+        PyErr_Format(PyExc_ValueError, "position refused: %s", why);
+done:
+    PyBuffer_Release(&cells);
+    if (status.buf)
+        PyBuffer_Release(&status);
+    if (PyErr_Occurred())
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -618,14 +644,29 @@ static PyObject *Batch_board(BatchObject *self, PyObject *args)
         stabilizer = ps->stabilizer;
         opening = ps->opening;
     }
-    return Py_BuildValue("{s:y#,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:i,s:s,s:i,s:i,s:i,s:i,s:y#}",
-                         "cells", (const char *)board_cells_c(v, h), (Py_ssize_t)v->g.n_cells,
-                         "colour", h->colour, "seat", h->seat, "black_seat", h->black_seat,
-                         "status", h->status, "winner", h->winner, "steps", h->steps, "last_move",
-                         h->last_move, "n_legal", h->n_legal, "episode", h->episode, "phase",
-                         h->phase, "phase_name", protocol_phase_name(h->phase), "declared",
-                         declared, "offers", offers, "stabilizer", stabilizer, "opening", opening,
-                         "offered", (const char *)offered, (Py_ssize_t)v->g.n_cells);
+    /* gomorpion: statuses, and sieges (1/2 breakable by black/white, 3/4 solid) */
+    uint8_t status[GEOM_MAX_CELLS] = {0}, siege[GEOM_MAX_CELLS] = {0};
+    int32_t scores[2], cast[2], casts;
+    game_scores(v, h, scores, cast, &casts);
+    if (v->off_gomorpion) {
+        const uint64_t *solid = gomorpion_bits_c(v, h, GBITS_SOLID);
+        memcpy(status, gomorpion_status_c(v, h), (size_t)v->g.n_cells);
+        for (int c = 0; c < v->g.n_cells; c++)
+            for (int x = 0; x < 2; x++)
+                if (bits_get(gomorpion_bits_c(v, h, GBITS_SIEGED + x), c))
+                    siege[c] = (uint8_t)(1 + x + 2 * bits_get(solid, c));
+    }
+    Py_ssize_t n = v->g.n_cells;
+    return Py_BuildValue(
+        "{s:y#,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:i,s:s,s:i,s:i,s:i,s:i,s:y#,s:y#,s:y#,"
+        "s:(ii),s:(ii),s:i}",
+        "cells", (const char *)board_cells_c(v, h), n, "colour", h->colour, "seat", h->seat,
+        "black_seat", h->black_seat, "status", h->status, "winner", h->winner, "steps", h->steps,
+        "last_move", h->last_move, "n_legal", h->n_legal, "episode", h->episode, "phase", h->phase,
+        "phase_name", protocol_phase_name(h->phase), "declared", declared, "offers", offers,
+        "stabilizer", stabilizer, "opening", opening, "offered", (const char *)offered, n,
+        "stone_status", (const char *)status, n, "siege", (const char *)siege, n, "scores",
+        scores[0], scores[1], "cast_points", cast[0], cast[1], "casts", casts);
 }
 
 static PyObject *Batch_windows(BatchObject *self, PyObject *args)

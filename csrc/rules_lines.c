@@ -44,6 +44,8 @@ static inline int line_rule(const variant *v, uint8_t stone)
 {
     if (v->p.rule == RULE_RENJU)
         return stone == CELL_BLACK ? RULE_STANDARD : RULE_FREESTYLE;
+    if (v->p.rule == RULE_GOMORPION) /* a run of `connect` or more ends a cast */
+        return RULE_FREESTYLE;
     return v->p.rule;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "gomorpion.h"
 #include "protocol.h"
 #include "renju.h"
 #include "rng.h"
@@ -20,7 +21,9 @@ typedef struct param_def {
 } param_def;
 
 static const char *const geometry_names[] = {"plane", "strip", "torus", NULL};
-static const char *const rule_names[] = {"freestyle", "standard", "caro", "renju", NULL};
+static const char *const rule_names[] = {"freestyle", "standard",  "caro",
+                                         "renju",     "gomorpion", NULL};
+static const char *const reward_mode_names[] = {"outcome", "points", NULL};
 static const char *const forbidden_names[] = {"mask", "lose", NULL};
 static const char *const caro_end_names[] = {"open", "not_both_blocked", "gomocup", "gomocup6",
                                              NULL};
@@ -38,6 +41,9 @@ static const param_def params[] = {
     {"protocol", P(protocol), protocol_names, 0, 0},
     {"max_offers", P(max_offers), NULL, 1, 8},
     {"max_steps", P(max_steps), NULL, 0, 65535},
+    {"neighbourhood", P(neighbourhood), NULL, 4, 8},
+    {"capture_threshold", P(capture_threshold), NULL, 1, 8},
+    {"reward_mode", P(reward_mode), reward_mode_names, 0, 0},
 };
 #undef P
 #define N_PARAMS ((int)(sizeof(params) / sizeof(params[0])))
@@ -61,7 +67,7 @@ int variant_param_info(int i, const char **name, const char *const **choices, in
 const char *variant_param_names(void)
 {
     return "geometry, size, height, width, rule, connect, caro_ends, forbidden, protocol, "
-           "max_offers, max_steps";
+           "max_offers, max_steps, neighbourhood, capture_threshold, reward_mode";
 }
 
 void variant_params_default(variant_params *p)
@@ -76,6 +82,9 @@ void variant_params_default(variant_params *p)
     p->forbidden = FORBIDDEN_MASK;
     p->protocol = PROTO_FREE;
     p->max_offers = 8;
+    p->neighbourhood = 8;
+    p->capture_threshold = 4;
+    p->reward_mode = REWARD_OUTCOME;
     p->max_steps = 0; /* 0: enough to fill the board */
 }
 
@@ -185,6 +194,34 @@ static void set_planes(variant *v)
     /* optional planes sit at the same index in both kinds */
     v->plane_forbidden = v->plane_on_board = -1;
     v->plane_phase = v->plane_turn = v->plane_declared = v->plane_offered = -1;
+    v->plane_gomorpion = -1;
+    if (v->p.rule == RULE_GOMORPION) {
+        static const char *const absolute[10] = {"black_recapturable",
+                                                 "black_captured",
+                                                 "white_recapturable",
+                                                 "white_captured",
+                                                 "black_siege_solid",
+                                                 "black_siege_breakable",
+                                                 "white_siege_solid",
+                                                 "white_siege_breakable",
+                                                 "safe",
+                                                 "legal"};
+        static const char *const mover[10] = {"own_recapturable",
+                                              "own_captured",
+                                              "opponent_recapturable",
+                                              "opponent_captured",
+                                              "own_siege_solid",
+                                              "own_siege_breakable",
+                                              "opponent_siege_solid",
+                                              "opponent_siege_breakable",
+                                              "safe",
+                                              "legal"};
+        v->plane_gomorpion = na;
+        for (int k = 0; k < 10; k++) {
+            a[na++] = absolute[k];
+            m[nm++] = mover[k];
+        }
+    }
     if (v->n_phases > 1) {
         static const char *const phase_planes[N_PHASES] = {
             "phase_play",          "phase_first",  "phase_second",  "phase_third",
@@ -247,7 +284,8 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         variant_free(v);
         return -1;
     }
-    if (p->rule == RULE_RENJU && renju_prepare(v, err, errlen)) {
+    if ((p->rule == RULE_RENJU && renju_prepare(v, err, errlen)) ||
+        (p->rule == RULE_GOMORPION && gomorpion_prepare(v, err, errlen))) {
         variant_free(v);
         return -1;
     }
@@ -278,6 +316,10 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
     if (protocol_state_bytes(v)) {
         v->off_protocol = end;
         end += protocol_state_bytes(v);
+    }
+    if (p->rule == RULE_GOMORPION) {
+        v->off_gomorpion = end;
+        end += gomorpion_state_bytes(v);
     }
     v->off_cache = end;
     if (p->rule == RULE_RENJU)

@@ -13,7 +13,14 @@
 #include "geometry.h"
 #include "rng.h"
 
-enum rule_kind { RULE_FREESTYLE = 0, RULE_STANDARD = 1, RULE_CARO = 2, RULE_RENJU = 3 };
+enum rule_kind {
+    RULE_FREESTYLE = 0,
+    RULE_STANDARD = 1,
+    RULE_CARO = 2,
+    RULE_RENJU = 3,
+    RULE_GOMORPION = 4
+};
+enum reward_mode { REWARD_OUTCOME = 0, REWARD_POINTS = 1 };
 enum forbidden_mode { FORBIDDEN_MASK = 0, FORBIDDEN_LOSE = 1 };
 enum caro_ends { CARO_OPEN = 0, CARO_NOT_BOTH_BLOCKED = 1, CARO_GOMOCUP = 2, CARO_GOMOCUP6 = 3 };
 enum protocol_kind { PROTO_FREE = 0, PROTO_CENTER = 1, PROTO_SOOSORV = 2, PROTO_SWAP2 = 3 };
@@ -27,6 +34,7 @@ enum { STATUS_ONGOING = 0, STATUS_TERMINATED = 1, STATUS_TRUNCATED = 2 };
 typedef struct variant_params {
     int geometry, height, width, order, edge;
     int rule, connect, caro_ends, forbidden, protocol, max_offers, max_steps;
+    int neighbourhood, capture_threshold, reward_mode;
 } variant_params;
 
 #define VARIANT_MAX_PLANES 32
@@ -56,6 +64,8 @@ typedef struct variant {
     size_t off_renju;     /* renju: see renju.h; 0 for other rules */
     size_t derived_end;   /* [off_lines, derived_end) follows from the cells alone */
     size_t off_protocol;  /* soosorv / swap2: see protocol.h; 0 for others */
+    size_t off_gomorpion; /* gomorpion: see gomorpion.h; 0 for other rules */
+    int plane_gomorpion;  /* first of gomorpion's ten planes (see variant.c), -1 if absent */
     size_t off_cache;     /* caches that are not derived from the cells; state_size if none */
     uint64_t *renju_star; /* renju: cells within five of each cell along its lines */
     uint8_t *initial;     /* the state of a fresh game (keys zero) */

@@ -15,14 +15,16 @@ import fiverow
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 SEED = 20261121
+#: Presets played on a smaller board, so that the file stays readable.
+SMALLER = {"gomorpion": {"size": 9}}
 
 
 def playthrough(preset: str) -> str:
-    env = fiverow.make_vec(preset, num_envs=1, seed=SEED, autoreset_mode="disabled")
+    overrides = SMALLER.get(preset, {})
+    env = fiverow.make_vec(preset, num_envs=1, seed=SEED, autoreset_mode="disabled", **overrides)
     obs, info = env.reset()
     lines = [
-        f"variant {preset}",
-        f"params {env.config.params}",
+        f"variant {preset} {overrides or ''}".rstrip(),
         f"seed {SEED}",
         f"planes {' '.join(env.planes)}",
         "",
@@ -42,6 +44,11 @@ def playthrough(preset: str) -> str:
             f"rewards {info['rewards'][0].tolist()}  terminated {bool(terminated[0])}  "
             f"truncated {bool(truncated[0])}"
         )
+        if "scores" in info:
+            lines.append(
+                f"scores {info['scores'][0].tolist()}  cast {info['cast_points'][0].tolist()}  "
+                f"casts {int(info['casts'][0])}"
+            )
         lines.append("obs-sum " + " ".join(str(int(x)) for x in obs[0].sum(axis=(1, 2))))
         lines.append("")
         if terminated[0] or truncated[0]:

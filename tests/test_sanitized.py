@@ -77,6 +77,12 @@ RANDOM_PLAY = [
     ("renju-soosorv4", {"forbidden": "lose"}),
     ("freestyle-swap2", {}),
     ("renju", {"protocol": "swap2"}),
+    ("gomorpion", {"size": 9}),
+    (
+        "gomorpion",
+        {"size": 13, "neighbourhood": 4, "capture_threshold": 3, "reward_mode": "points"},
+    ),
+    ("gomorpion", {}),
 ]
 
 
@@ -91,8 +97,11 @@ def test_random_play_in_every_mode(driver, preset, overrides):
             obs = (autoreset + illegal) % 2
             script.append(f"new 300 2 {autoreset} {illegal} {obs} 5 {p}")
             # disabled autoreset stops at the first finished board: few steps then;
-            # renju's state check recomputes every forbidden point: fewer steps
-            steps = 100 if preset.startswith("renju") else 400
+            # the state check recomputes renju's forbidden points and walks all
+            # of gomorpion's 900 cells after every step: fewer steps for those
+            steps = 100 if preset.startswith("renju") or preset == "gomorpion" else 400
+            if preset == "gomorpion" and not overrides:
+                steps = 25
             script.append(f"random {steps if autoreset != 2 else 5}")
             script.append("rollout 150")
             script.append("check 7")

@@ -22,6 +22,9 @@ from . import _core
 _APPLIES_TO_RULE: dict[str, tuple[str, ...]] = {
     "caro_ends": ("caro",),
     "forbidden": ("renju",),
+    "neighbourhood": ("gomorpion",),
+    "capture_threshold": ("gomorpion",),
+    "reward_mode": ("gomorpion",),
 }
 
 #: Parameters that only mean something under some protocols.

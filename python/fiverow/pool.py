@@ -131,6 +131,9 @@ class Group:
         self.black_seat = np.zeros(n, dtype=np.int8)
         self.phase = np.zeros(n, dtype=np.int8)
         self.opening = np.full(n, -1, dtype=np.int8)
+        self.scores = np.zeros((n, 2), dtype=np.int32)
+        self.cast_points = np.zeros((n, 2), dtype=np.int32)
+        self.casts = np.zeros(n, dtype=np.int32)
         arrays: dict[str, npt.NDArray[Any]] = {
             "obs": self.obs,
             "mask": self.mask,
@@ -146,6 +149,9 @@ class Group:
             "black_seat": self.black_seat,
             "phase": self.phase,
             "opening": self.opening,
+            "scores": self.scores,
+            "cast_points": self.cast_points,
+            "casts": self.casts,
         }
         self.same_step = pool.autoreset_mode == "same_step"
         if self.same_step:
@@ -163,6 +169,8 @@ class Group:
             pool._batch.bind(index, key, array)
         self._report_illegal = pool.illegal_action != "raise"
         self.has_protocol = len(self.phases) > 1
+        #: scoring games report running scores
+        self.scoring = spec.config["rule"] == "gomorpion"
 
     @property
     def geometry(self) -> str:
@@ -184,6 +192,10 @@ class Group:
         }
         if self._report_illegal:
             info["illegal"] = self.illegal
+        if self.scoring:
+            info["scores"] = self.scores
+            info["cast_points"] = self.cast_points
+            info["casts"] = self.casts
         if self.has_protocol:
             info["black_seat"] = self.black_seat
             info["phase"] = self.phase
@@ -365,39 +377,84 @@ class Pool:
         return data
 
     def load_position(
-        self, name: str, index: int, rows: Sequence[str] | npt.ArrayLike, to_play: str = "auto"
+        self,
+        name: str,
+        index: int,
+        rows: Sequence[str] | npt.ArrayLike,
+        to_play: str = "auto",
+        scores: tuple[int, int] | None = None,
     ) -> None:
         """Set up a position: rows of ``X`` (black), ``O`` (white), ``.`` (empty), or an
         array of cell codes. ``to_play`` is ``"black"``, ``"white"`` or ``"auto"`` (black
-        when the stone counts are equal). The episode restarts from it."""
+        when the stone counts are equal). The episode restarts from it, in normal play.
+
+        Gomorpion also reads ``x`` / ``o`` (recapturable) and ``B`` / ``W`` (captured)
+        stones, computes the sieges as at a cast end, and credits captured stones to
+        the other colour unless ``scores`` (by seat) says otherwise."""
         self._require_reset()
         g = self.group(name)
-        cells = position_cells(rows, g.height, g.width)
+        cells, status = parse_position(rows, g.height, g.width)
         if to_play == "auto":
             colour = 0 if (cells == 1).sum() == (cells == 2).sum() else 1
         elif to_play in ("black", "white"):
             colour = 0 if to_play == "black" else 1
         else:
             raise ValueError(f"to_play must be 'black', 'white' or 'auto', got {to_play!r}")
-        self._batch.load_position(g.index, index, cells.tobytes(), colour)
+        self._batch.load_position(
+            g.index,
+            index,
+            cells.tobytes(),
+            colour,
+            None if status is None else status.tobytes(),
+            None if scores is None else (int(scores[0]), int(scores[1])),
+        )
 
 
-def position_cells(
+#: Board characters: (cell code, gomorpion stone status).
+POSITION_CHARS = {
+    ".": (0, 0),
+    "-": (0, 0),
+    "#": (3, 0),
+    "X": (1, 0),  # black
+    "O": (2, 0),  # white
+    "x": (1, 1),  # gomorpion: black recapturable
+    "o": (2, 1),  # gomorpion: white recapturable
+    "B": (1, 2),  # gomorpion: black captured
+    "W": (2, 2),  # gomorpion: white captured
+}
+
+
+def parse_position(
     rows: Sequence[str] | npt.ArrayLike, height: int, width: int
-) -> npt.NDArray[np.uint8]:
-    """Cell codes of a position given as strings (``X``/``O``/``.``) or as an array."""
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None]:
+    """Cell codes of a position given as strings or as an array, and the stone
+    statuses the strings give (None if every stone is live)."""
     if isinstance(rows, Sequence) and rows and isinstance(rows[0], str):
         text = list(rows)
         if len(text) != height or any(len(r) != width for r in text):
             raise ValueError(f"position must be {height} rows of {width} characters")
-        codes = {".": 0, "X": 1, "O": 2, "x": 1, "o": 2, "-": 0, "#": 3}
         try:
-            return np.array([[codes[ch] for ch in r] for r in text], dtype=np.uint8).reshape(-1)
+            pairs = [POSITION_CHARS[ch] for r in text for ch in r]
         except KeyError as e:
-            raise ValueError(f"unknown board character {e.args[0]!r} (use X, O, .)") from None
+            raise ValueError(
+                f"unknown board character {e.args[0]!r} (use X, O, . ; gomorpion also x o B W)"
+            ) from None
+        cells = np.array([p[0] for p in pairs], dtype=np.uint8)
+        status = np.array([p[1] for p in pairs], dtype=np.uint8)
+        return cells, status if status.any() else None
     array = np.asarray(rows)
     if array.shape not in ((height, width), (height * width,)):
         raise ValueError(f"position array must have shape ({height}, {width}), got {array.shape}")
     if array.dtype.kind not in "iu" or array.min(initial=0) < 0 or array.max(initial=0) > 3:
         raise ValueError("position array must hold integer cell codes 0..3")
-    return array.astype(np.uint8).reshape(-1)
+    return array.astype(np.uint8).reshape(-1), None
+
+
+def position_cells(
+    rows: Sequence[str] | npt.ArrayLike, height: int, width: int
+) -> npt.NDArray[np.uint8]:
+    """Cell codes of a position (see :func:`parse_position`); statuses are refused."""
+    cells, status = parse_position(rows, height, width)
+    if status is not None:
+        raise ValueError("stone statuses (x o B W) are for gomorpion positions")
+    return cells

@@ -19,16 +19,29 @@ _WHITE = np.array([240, 240, 240], dtype=np.uint8)
 _MARK = np.array([220, 30, 30], dtype=np.uint8)
 
 
+#: Gomorpion: characters by (colour, status) and for empty cells in sieges.
+GOMORPION_STONES = {(1, 0): "X", (1, 1): "x", (1, 2): "B", (2, 0): "O", (2, 1): "o", (2, 2): "W"}
+GOMORPION_SAFE = {1: "S", 2: "T"}
+GOMORPION_SIEGES = {1: "1", 2: "2", 3: "3", 4: "4"}
+GOMORPION_LEGEND = (
+    "X O live, x o recapturable, B W captured, S T safe (black, white); "
+    "sieged cells: 1 2 breakable, 3 4 solid (black, white)"
+)
+
+
 def ansi(
     cells: npt.NDArray[np.uint8],
     last_move: int,
     geometry: str,
     offered: npt.NDArray[np.uint8] | None = None,
+    stone_status: npt.NDArray[np.uint8] | None = None,
+    siege: npt.NDArray[np.uint8] | None = None,
 ) -> str:
     """The board as text: ``X`` black, ``O`` white, ``.`` empty, ``+`` a cell
     offered in an opening protocol, the last move in parentheses; columns
     lettered and rows numbered as in renju notation (the strip shows each row's
-    first cell index instead)."""
+    first cell index instead). Gomorpion's statuses and sieges follow
+    ``GOMORPION_LEGEND``."""
     height, width = cells.shape
     strip = geometry == "strip"
     if strip:
@@ -47,6 +60,8 @@ def ansi(
             ch = _STONE_CHARS[int(cells[r, c])]
             if offered is not None and offered[r, c]:
                 ch = "+"
+            if stone_status is not None and siege is not None:
+                ch = gomorpion_char(int(cells[r, c]), int(stone_status[r, c]), int(siege[r, c]))
             if cell == last_move:
                 chars.append(f"({ch})")
             elif cell - 1 == last_move and c > 0:
@@ -60,6 +75,14 @@ def ansi(
         lines.append(f"{row_labels[r]:>{pad}} {line} {row_labels[r]}".rstrip())
     lines.append(header)
     return "\n".join(lines) + "\n"
+
+
+def gomorpion_char(cell: int, status: int, siege: int) -> str:
+    if cell in (1, 2):
+        if status & 4:
+            return GOMORPION_SAFE[cell]
+        return GOMORPION_STONES[(cell, status & 3)]
+    return GOMORPION_SIEGES.get(siege, ".")
 
 
 def _disk(radius: float, size: int) -> npt.NDArray[np.bool_]:

@@ -79,6 +79,10 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         }
         if "illegal" in info:
             out["illegal"] = bool(info["illegal"][0])
+        if "scores" in info:
+            out["scores"] = info["scores"][0].copy()
+            out["cast_points"] = info["cast_points"][0].copy()
+            out["casts"] = int(info["casts"][0])
         if "phase" in info:
             out["black_seat"] = int(info["black_seat"][0])
             out["phase"] = int(info["phase"][0])

@@ -155,10 +155,26 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         g = self._group
         board = self.pool.board(g.name, index)
         if mode == "ansi":
-            offered = np.frombuffer(board["offered"], dtype=np.uint8).reshape(g.height, g.width)
-            text = _render.ansi(board["cells"], board["last_move"], g.geometry, offered)
+            shape = (g.height, g.width)
+            offered = np.frombuffer(board["offered"], dtype=np.uint8).reshape(shape)
+            gomorpion = g.config["rule"] == "gomorpion"
+            text = _render.ansi(
+                board["cells"],
+                board["last_move"],
+                g.geometry,
+                offered,
+                np.frombuffer(board["stone_status"], dtype=np.uint8).reshape(shape)
+                if gomorpion
+                else None,
+                np.frombuffer(board["siege"], dtype=np.uint8).reshape(shape) if gomorpion else None,
+            )
             if g.has_protocol:
                 text += protocol_status(board, g.special_actions) + "\n"
+            if gomorpion:
+                text += (
+                    f"scores {board['scores'][0]} : {board['scores'][1]}, "
+                    f"casts {board['casts']}\n{_render.GOMORPION_LEGEND}\n"
+                )
             return text
         if mode == "rgb_array":
             return _render.rgb(board["cells"], board["last_move"])
@@ -182,10 +198,15 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return self.pool.board(self._group.name, index)
 
     def load_position(
-        self, index: int, rows: Sequence[str] | npt.ArrayLike, to_play: str = "auto"
+        self,
+        index: int,
+        rows: Sequence[str] | npt.ArrayLike,
+        to_play: str = "auto",
+        scores: tuple[int, int] | None = None,
     ) -> None:
-        """Start env ``index`` from a position (rows of ``X``/``O``/``.``)."""
-        self.pool.load_position(self._group.name, index, rows, to_play)
+        """Start env ``index`` from a position (rows of ``X``/``O``/``.``; see
+        :meth:`fiverow.Pool.load_position` for gomorpion's statuses and scores)."""
+        self.pool.load_position(self._group.name, index, rows, to_play, scores)
 
     def __repr__(self) -> str:
         return f"FiverowVectorEnv({self.config.name!r}, num_envs={self.num_envs})"

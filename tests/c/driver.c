@@ -22,13 +22,13 @@
 #include "game.h"
 
 static batch *B;
-static void *outs[20];
+static void *outs[24];
 
 static void free_all(void)
 {
     batch_destroy(B);
     B = NULL;
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 24; i++) {
         free(outs[i]);
         outs[i] = NULL;
     }
@@ -92,6 +92,9 @@ static int cmd_new(char *args)
     o->black_seat = alloc_out(15, (size_t)n);
     o->phase = alloc_out(16, (size_t)n);
     o->opening = alloc_out(17, (size_t)n);
+    o->scores = alloc_out(18, 2 * sizeof(int32_t) * (size_t)n);
+    o->cast_points = alloc_out(19, 2 * sizeof(int32_t) * (size_t)n);
+    o->casts = alloc_out(20, sizeof(int32_t) * (size_t)n);
     batch_reset(B, 1, seed, NULL);
     printf("ok actions=%d cells=%d state=%zu lines=%d\n", g->v.n_actions, g->v.g.n_cells,
            g->v.state_size, g->v.g.n_lines);
@@ -115,8 +118,9 @@ static void cmd_load(char *args)
             continue;
         cells[c++] = *s == 'X' ? CELL_BLACK : *s == 'O' ? CELL_WHITE : CELL_EMPTY;
     }
-    const char *why = c == g->v.g.n_cells ? batch_load_position(B, 0, board, cells, colour == 'w')
-                                          : "wrong number of cells";
+    const char *why = c == g->v.g.n_cells
+                          ? batch_load_position(B, 0, board, cells, colour == 'w', NULL, NULL)
+                          : "wrong number of cells";
     free(cells);
     printf(why ? "error %s\n" : "ok\n", why);
 }
