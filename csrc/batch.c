@@ -6,6 +6,7 @@
 
 #include "game.h"
 #include "gomorpion.h"
+#include "modlinseq.h"
 #include "protocol.h"
 #include "rng.h"
 
@@ -95,6 +96,7 @@ static void new_episode(group *g, board_hdr *h)
     h->sample_key = rng_key(h->board_key, 0, h->episode, RNG_STREAM_SAMPLE);
     h->env_ctr = h->sample_ctr = 0;
     game_reset(&g->v, h);
+    game_start_episode(&g->v, h);
 }
 
 static void rekey_board(const batch *b, group *g, int i, board_hdr *h)
@@ -414,7 +416,7 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
         h.winner > 1)
         return "header fields out of range";
     const uint8_t *cells = state + v->off_cells;
-    uint64_t legal[BITS_WORDS(GEOM_MAX_CELLS + 64)];
+    uint64_t legal[BITS_WORDS(VARIANT_MAX_ACTIONS)];
     memcpy(legal, state + v->off_legal, sizeof(uint64_t) * (size_t)v->legal_words);
     int stones = 0;
     for (int c = 0; c < v->g.n_cells; c++) {
@@ -422,7 +424,7 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
         if (v->g.on_board[c] ? x > CELL_WHITE : x != CELL_OFF)
             return "a cell holds an impossible value";
         stones += (x == CELL_BLACK || x == CELL_WHITE);
-        if (bits_get(legal, c) && x != CELL_EMPTY)
+        if (v->p.rule != RULE_MODLINSEQ && bits_get(legal, c) && x != CELL_EMPTY)
             return "an occupied cell is marked legal";
     }
     if (cells[v->g.n_cells] != CELL_OFF)
@@ -447,11 +449,11 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
     } else if (h.phase != PHASE_PLAY) {
         return "a protocol phase in a variant without one";
     }
-    if (v->off_gomorpion) {
-        const char *why = gomorpion_check(v, (const board_hdr *)state);
-        if (why)
-            return why;
-    }
+    const char *why = v->off_gomorpion   ? gomorpion_check(v, (const board_hdr *)state)
+                      : v->off_modlinseq ? modlinseq_check(v, (const board_hdr *)state)
+                                         : NULL;
+    if (why)
+        return why;
     /* what follows from the cells (line bit sets, renju codes and forbidden
      * points) must be what the cells imply, and the legal set what the
      * position and phase allow */
@@ -558,6 +560,37 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
     if (h->n_legal == 0) {
         free(h);
         return "the side to move has no legal action";
+    }
+    memcpy(target, h, v->state_size);
+    free(h);
+    write_fresh(b, g, i, target);
+    return NULL;
+}
+
+const char *batch_load_tiles(batch *b, int gi, int i, const uint8_t *values, const uint8_t *hands)
+{
+    group *g = &b->groups[gi];
+    const variant *v = &g->v;
+    if (!v->off_modlinseq)
+        return "tiles exist only in modlinseq";
+    board_hdr *target = group_board(g, i);
+    board_hdr *h = malloc(v->state_size);
+    if (!h)
+        return "out of memory";
+    memcpy(h, target, v->state_size);
+    if (h->fingerprint == 0)
+        rekey_board(b, g, i, h);
+    new_episode(g, h);
+    const char *why = modlinseq_load(v, h, values, hands, board_env_key(h), &h->env_ctr);
+    if (!why) {
+        h->steps = h->n_stones;
+        game_refresh_legal(v, h);
+    }
+    if (!why && h->steps >= v->max_steps)
+        why = "max_steps leaves no move after this many tiles";
+    if (why) {
+        free(h);
+        return why;
     }
     memcpy(target, h, v->state_size);
     free(h);

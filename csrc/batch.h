@@ -111,6 +111,11 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len);
  * rewritten); NULL, or why it was refused (then nothing changed). */
 const char *batch_install_state(batch *b, int g, int i, const uint8_t *state, size_t len);
 
+/* MODLINSEQ: install tiles (value + 1 per cell, 0 empty) and, if hands is
+ * not NULL, the two hands' counts per value ([2][modulus]); the bag holds the
+ * rest, shuffled. NULL, or why the position was refused (nothing changed). */
+const char *batch_load_tiles(batch *b, int g, int i, const uint8_t *values, const uint8_t *hands);
+
 /* Install a position given as cells (CELL_* values, n_cells of them) with
  * `colour` to move: stones counted as steps, nothing ended. Gomorpion may
  * also take stone statuses (STONE_*, or NULL: all live) and scores by seat

@@ -4,6 +4,7 @@
 
 #include "gomorpion.h"
 #include "lines.h"
+#include "modlinseq.h"
 #include "protocol.h"
 #include "renju.h"
 #include "rng.h"
@@ -27,7 +28,9 @@ void game_refresh_legal(const variant *v, board_hdr *b)
         b->n_legal = 1;
         return;
     }
-    if (v->p.rule == RULE_GOMORPION) {
+    if (v->p.rule == RULE_MODLINSEQ) {
+        modlinseq_legal(v, b, legal);
+    } else if (v->p.rule == RULE_GOMORPION) {
         gomorpion_legal(v, b, b->colour, legal);
     } else if (v->p.rule == RULE_RENJU) {
         /* renju keeps the empty cells as bits: legal is a few word operations */
@@ -69,7 +72,7 @@ void game_derive(const variant *v, board_hdr *b)
     for (int colour = 0; colour < 2; colour++) {
         uint32_t *bits = board_line_bits(v, b, colour);
         if (bits)
-            memset(bits, 0, sizeof(uint32_t) * (size_t)v->g.n_lines);
+            memset(bits, 0, sizeof(uint32_t) * (size_t)v->n_line_words);
     }
     for (int c = 0; c < v->g.n_cells; c++)
         if (cells[c] == CELL_BLACK || cells[c] == CELL_WHITE) {
@@ -121,6 +124,8 @@ const char *game_illegal_reason(const variant *v, const board_hdr *b, int action
         return "the episode is over";
     if (b->phase != PHASE_PLAY)
         return protocol_illegal_reason(v, b, action);
+    if (v->p.rule == RULE_MODLINSEQ)
+        return modlinseq_illegal_reason(v, b, action);
     const uint8_t *cells = board_cells_c(v, b);
     if (action < v->g.n_cells) {
         if (cells[action] == CELL_OFF)
@@ -209,6 +214,10 @@ unsigned game_apply(const variant *v, board_hdr *b, int action)
     } else if (v->p.rule == RULE_GOMORPION) {
         changes = gomorpion_apply(v, b, action);
         game_refresh_legal(v, b);
+    } else if (v->p.rule == RULE_MODLINSEQ) {
+        modlinseq_apply(v, b, action);
+        game_refresh_legal(v, b);
+        changes = CHANGE_MASK_WIDE | CHANGE_OBS_WIDE;
     } else {
         changes = place_stone(v, b, action);
     }
@@ -232,6 +241,16 @@ int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32
         return a;
     int k = (int)rng_below(rng_at(key, (*ctr)++), b->n_legal);
     return bits_select(legal, v->legal_words, k);
+}
+
+/* Points scored by the step just taken, by seat (scoring games), or NULL. */
+static int32_t *step_points(const variant *v, board_hdr *b)
+{
+    if (v->off_gomorpion)
+        return gomorpion_of(v, b)->step_points;
+    if (v->off_modlinseq)
+        return modlinseq_of(v, b)->step_points;
+    return NULL;
 }
 
 /* ---- observations ---- */
@@ -308,6 +327,12 @@ void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out
     const uint8_t *cells = board_cells_c(v, b);
     int np = v->n_planes[kind];
     memset(out, 0, (size_t)np * (size_t)n);
+    if (v->p.rule == RULE_MODLINSEQ) {
+        modlinseq_write_obs(v, b, out);
+        if (v->plane_on_board >= 0)
+            memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
+        return;
+    }
     /* the colour whose point of view "mover" planes take: the seat to act */
     uint8_t mover = (uint8_t)((b->seat == b->black_seat) ? COLOUR_BLACK : COLOUR_WHITE);
     uint8_t first = kind == OBS_ABSOLUTE ? CELL_BLACK : (uint8_t)(mover + 1);
@@ -357,18 +382,27 @@ void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, in
 
 void game_begin_step(const variant *v, board_hdr *b)
 {
-    if (v->off_gomorpion)
-        gomorpion_of(v, b)->step_points[0] = gomorpion_of(v, b)->step_points[1] = 0;
+    int32_t *points = step_points(v, b);
+    if (points)
+        points[0] = points[1] = 0;
+}
+
+void game_start_episode(const variant *v, board_hdr *b)
+{
+    if (v->off_modlinseq) {
+        modlinseq_start(v, b, board_env_key(b), &b->env_ctr);
+        game_refresh_legal(v, b); /* the hands are dealt now */
+    }
 }
 
 void game_rewards(const variant *v, const board_hdr *b, float r[2])
 {
     r[0] = r[1] = 0.0f;
-    if (v->p.reward_mode == REWARD_POINTS && v->off_gomorpion) {
-        /* points as they are scored, by seat (seat 0 holds black) */
-        const gomorpion_state *gs = gomorpion_of_c(v, b);
-        r[0] = (float)gs->step_points[0];
-        r[1] = (float)gs->step_points[1];
+    const int32_t *points = step_points(v, (board_hdr *)b);
+    if (v->p.reward_mode == REWARD_POINTS && points) {
+        /* points as they are scored, by seat */
+        r[0] = (float)points[0];
+        r[1] = (float)points[1];
         return;
     }
     if (b->status == STATUS_TERMINATED && b->winner >= 0) {
@@ -382,6 +416,11 @@ void game_scores(const variant *v, const board_hdr *b, int32_t scores[2], int32_
 {
     scores[0] = scores[1] = cast[0] = cast[1] = 0;
     *casts = 0;
+    if (v->off_modlinseq) {
+        const modlinseq_state *ms = modlinseq_of_c(v, b);
+        scores[0] = ms->score[0];
+        scores[1] = ms->score[1];
+    }
     if (v->off_gomorpion) {
         const gomorpion_state *gs = gomorpion_of_c(v, b);
         for (int s = 0; s < 2; s++) {

@@ -76,6 +76,9 @@ int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
 
+/* Called after game_reset at the start of each episode: the rule's own
+ * randomness (MODLINSEQ's bag), drawn from the episode's stream. */
+void game_start_episode(const variant *v, board_hdr *b);
 /* Called before each step: clears what a step reports (points scored). */
 void game_begin_step(const variant *v, board_hdr *b);
 /* Rewards of both seats for the step that led to b: +1 / -1 at a win, or

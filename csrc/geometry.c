@@ -129,6 +129,8 @@ static int fill_cycles(geometry *g)
     return 0;
 }
 
+static int fill_square_raster(geometry *g, int height, int width, char *err, size_t errlen);
+
 int geometry_init(geometry *g, int kind, int height, int width, int order, int edge, char *err,
                   size_t errlen)
 {
@@ -136,6 +138,25 @@ int geometry_init(geometry *g, int kind, int height, int width, int order, int e
     g->kind = kind;
     g->order = order;
     g->edge = edge;
+    if (kind == GEOM_HEX || kind == GEOM_TESS) {
+        if (geometry_fill_hex(g, err, errlen)) {
+            geometry_free(g);
+            return -1;
+        }
+    } else if (fill_square_raster(g, height, width, err, errlen)) {
+        return -1;
+    }
+    if (fill_cycles(g) || fill_lines(g)) {
+        geometry_free(g);
+        snprintf(err, errlen, "out of memory building the geometry");
+        return -1;
+    }
+    return 0;
+}
+
+static int fill_square_raster(geometry *g, int height, int width, char *err, size_t errlen)
+{
+    int kind = g->kind;
     if (kind != GEOM_PLANE && kind != GEOM_STRIP && kind != GEOM_TORUS) {
         snprintf(err, errlen, "geometry kind %d is not supported", kind);
         return -1;
@@ -161,11 +182,6 @@ int geometry_init(geometry *g, int kind, int height, int width, int order, int e
     memset(g->on_board, 1, (size_t)g->n_cells);
     g->n_on_board = g->n_cells;
     fill_square(g);
-    if (fill_cycles(g) || fill_lines(g)) {
-        geometry_free(g);
-        snprintf(err, errlen, "out of memory building the geometry");
-        return -1;
-    }
     return 0;
 }
 

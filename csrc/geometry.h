@@ -61,6 +61,12 @@ int geometry_init(geometry *g, int kind, int height, int width, int order, int e
                   size_t errlen);
 void geometry_free(geometry *g);
 
+/* Hexagonal rasters (geometry_hex.c): fill the tables of a GEOM_HEX or
+ * GEOM_TESS geometry whose kind, order and edge are set. */
+int geometry_fill_hex(geometry *g, char *err, size_t errlen);
+/* Axial coordinates (a, b) of a cell of a hexagonal raster; -1 elsewhere. */
+int geometry_axial(const geometry *g, int cell, int *a, int *b);
+
 /* Build rays of `len` cells (done once per variant); -1 when out of memory. */
 int geometry_build_rays(geometry *g, int len);
 

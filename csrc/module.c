@@ -10,6 +10,7 @@
 #include "batch.h"
 #include "game.h"
 #include "gomorpion.h"
+#include "modlinseq.h"
 #include "protocol.h"
 #include "renju.h"
 
@@ -625,6 +626,70 @@ done:
     Py_RETURN_NONE;
 }
 
+static PyObject *Batch_load_tiles(BatchObject *self, PyObject *args)
+{
+    int g, i;
+    Py_buffer values, hands = {0};
+    if (!PyArg_ParseTuple(args, "iiy*|z*", &g, &i, &values, &hands))
+        return NULL;
+    if (check_board(self, g, i) && ready(self)) {
+        const variant *v = &self->b->groups[g].v;
+        if (values.len != v->g.n_cells ||
+            (hands.buf && hands.len != 2 * (Py_ssize_t)v->p.modulus)) {
+            PyErr_Format(PyExc_ValueError, "tiles need %d cells and hands 2 x %d counts",
+                         v->g.n_cells, v->p.modulus);
+        } else {
+            const char *why = batch_load_tiles(self->b, g, i, values.buf, hands.buf);
+            if (why)
+                PyErr_Format(PyExc_ValueError, "position refused: %s", why);
+        }
+    }
+    PyBuffer_Release(&values);
+    if (hands.buf)
+        PyBuffer_Release(&hands);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* MODLINSEQ: the segments of a board, each a list of cells along its walk. */
+static PyObject *Batch_segments(BatchObject *self, PyObject *args)
+{
+    int g, i;
+    if (!PyArg_ParseTuple(args, "ii", &g, &i) || !check_board(self, g, i))
+        return NULL;
+    const group *gr = &self->b->groups[g];
+    if (!gr->v.off_modlinseq)
+        return PyErr_Format(PyExc_ValueError, "segments exist only in modlinseq");
+    enum { MAX_SEGMENTS = 4096, MAX_SEGMENT_CELLS = 65536 };
+    int16_t *cells = PyMem_Malloc(sizeof(int16_t) * MAX_SEGMENT_CELLS);
+    int *lengths = PyMem_Malloc(sizeof(int) * MAX_SEGMENTS);
+    if (!cells || !lengths) {
+        PyMem_Free(cells);
+        PyMem_Free(lengths);
+        return PyErr_NoMemory();
+    }
+    int n = modlinseq_segments(&gr->v, group_board(gr, i), cells, MAX_SEGMENT_CELLS, lengths,
+                               MAX_SEGMENTS);
+    if (n > MAX_SEGMENTS)
+        n = MAX_SEGMENTS;
+    PyObject *out = PyList_New(n);
+    for (int k = 0, at = 0; out && k < n; k++) {
+        PyObject *seg = PyTuple_New(lengths[k]);
+        for (int j = 0; seg && j < lengths[k]; j++)
+            PyTuple_SET_ITEM(seg, j, PyLong_FromLong(cells[at + j]));
+        if (!seg) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, k, seg);
+        at += lengths[k];
+    }
+    PyMem_Free(cells);
+    PyMem_Free(lengths);
+    return out;
+}
+
 static PyObject *Batch_board(BatchObject *self, PyObject *args)
 {
     int g, i;
@@ -657,7 +722,23 @@ static PyObject *Batch_board(BatchObject *self, PyObject *args)
                     siege[c] = (uint8_t)(1 + x + 2 * bits_get(solid, c));
     }
     Py_ssize_t n = v->g.n_cells;
-    return Py_BuildValue(
+    /* modlinseq: tile values + 1, both hands' counts, tiles left in the bag */
+    uint8_t tiles[GEOM_MAX_CELLS] = {0}, hands[72] = {0};
+    int bag_left = 0, turn_tiles = 0;
+    if (v->off_modlinseq) {
+        const modlinseq_state *ms = modlinseq_of_c(v, h);
+        memcpy(tiles, modlinseq_values_c(v, h), (size_t)n);
+        memcpy(hands, modlinseq_hand_c(v, h, 0), 2 * (size_t)v->p.modulus);
+        bag_left = modlinseq_bag_size(v) - ms->bag_pos;
+        turn_tiles = ms->turn_tiles;
+    }
+    PyObject *extra =
+        Py_BuildValue("{s:y#,s:y#,s:i,s:i}", "tiles", (const char *)tiles, n, "hands",
+                      (const char *)hands, (Py_ssize_t)(v->off_modlinseq ? 2 * v->p.modulus : 0),
+                      "bag_left", bag_left, "turn_tiles", turn_tiles);
+    if (!extra)
+        return NULL;
+    PyObject *dict = Py_BuildValue(
         "{s:y#,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:i,s:s,s:i,s:i,s:i,s:i,s:y#,s:y#,s:y#,"
         "s:(ii),s:(ii),s:i}",
         "cells", (const char *)board_cells_c(v, h), n, "colour", h->colour, "seat", h->seat,
@@ -667,6 +748,13 @@ static PyObject *Batch_board(BatchObject *self, PyObject *args)
         "stabilizer", stabilizer, "opening", opening, "offered", (const char *)offered, n,
         "stone_status", (const char *)status, n, "siege", (const char *)siege, n, "scores",
         scores[0], scores[1], "cast_points", cast[0], cast[1], "casts", casts);
+    if (!dict || PyDict_Update(dict, extra)) {
+        Py_XDECREF(dict);
+        Py_DECREF(extra);
+        return NULL;
+    }
+    Py_DECREF(extra);
+    return dict;
 }
 
 static PyObject *Batch_windows(BatchObject *self, PyObject *args)
@@ -707,8 +795,8 @@ static PyObject *Batch_neighbours(BatchObject *self, PyObject *args)
         return PyErr_Format(PyExc_IndexError, "cell %d out of range", cell);
     PyObject *t = PyTuple_New(geo->n_od);
     for (int od = 0; t && od < geo->n_od; od++) {
-        int d = od;
-        PyTuple_SET_ITEM(t, od, PyLong_FromLong(geom_step(geo, cell, &d)));
+        int d = od, nxt = geom_step(geo, cell, &d);
+        PyTuple_SET_ITEM(t, od, Py_BuildValue("(ii)", nxt, d));
     }
     return t;
 }
@@ -728,9 +816,13 @@ static PyMethodDef Batch_methods[] = {
     {"load_position", (PyCFunction)Batch_load_position, METH_VARARGS,
      "Install a position from cell codes."},
     {"board", (PyCFunction)Batch_board, METH_VARARGS, "Cells and header of one board."},
+    {"load_tiles", (PyCFunction)Batch_load_tiles, METH_VARARGS,
+     "MODLINSEQ: install tiles (value + 1 per cell) and optionally the hands."},
+    {"segments", (PyCFunction)Batch_segments, METH_VARARGS,
+     "MODLINSEQ: every segment of two or more tiles, as cells along its walk."},
     {"windows", (PyCFunction)Batch_windows, METH_VARARGS, "k-cell line windows."},
     {"neighbours", (PyCFunction)Batch_neighbours, METH_VARARGS,
-     "Next cell along each oriented direction."},
+     "(next cell, direction after the step) along each oriented direction."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject BatchType = {
@@ -755,8 +847,8 @@ static PyObject *core_resolve(PyObject *Py_UNUSED(m), PyObject *dict)
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
+    variant_params_describe(&v.p, desc, sizeof(desc)); /* as resolved: tess drops 'edge' */
     variant_free(&v);
-    variant_params_describe(&p, desc, sizeof(desc));
     return PyUnicode_FromString(desc);
 }
 

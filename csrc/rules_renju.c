@@ -518,7 +518,7 @@ void renju_after_stone(const variant *v, board_hdr *b, int m)
     bits_clear(recursion_bits(v, b), m);
     /* only the windows along m's own lines saw m */
     for (int a = 0; a < 4; a++) {
-        if (g->n_lines) {
+        if (v->n_line_words) {
             unsigned lp = g->line_of[m * g->n_axes + a];
             if (!g->line_cycle[lp / LINE_BITS]) {
                 recode_line_from_bits(v, b, a, lp, cells[m] == CELL_WHITE);

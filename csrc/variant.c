@@ -1,12 +1,14 @@
 #include "variant.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "gomorpion.h"
+#include "modlinseq.h"
 #include "protocol.h"
 #include "renju.h"
 #include "rng.h"
@@ -20,9 +22,10 @@ typedef struct param_def {
     int lo, hi;                 /* range for integer parameters */
 } param_def;
 
-static const char *const geometry_names[] = {"plane", "strip", "torus", NULL};
-static const char *const rule_names[] = {"freestyle", "standard",  "caro",
-                                         "renju",     "gomorpion", NULL};
+static const char *const geometry_names[] = {"plane", "strip", "torus", "hex", "tess", NULL};
+static const char *const edge_names[] = {"wall", "wrap", "bounce", NULL};
+static const char *const rule_names[] = {"freestyle", "standard",  "caro", "renju",
+                                         "gomorpion", "modlinseq", NULL};
 static const char *const reward_mode_names[] = {"outcome", "points", NULL};
 static const char *const forbidden_names[] = {"mask", "lose", NULL};
 static const char *const caro_end_names[] = {"open", "not_both_blocked", "gomocup", "gomocup6",
@@ -34,6 +37,8 @@ static const param_def params[] = {
     {"geometry", P(geometry), geometry_names, 0, 0},
     {"height", P(height), NULL, 3, GEOM_MAX_SIDE},
     {"width", P(width), NULL, 3, GEOM_MAX_SIDE},
+    {"order", P(order), NULL, 2, 15},
+    {"edge", P(edge), edge_names, 0, 0},
     {"rule", P(rule), rule_names, 0, 0},
     {"connect", P(connect), NULL, 2, 16},
     {"caro_ends", P(caro_ends), caro_end_names, 0, 0},
@@ -44,6 +49,9 @@ static const param_def params[] = {
     {"neighbourhood", P(neighbourhood), NULL, 4, 8},
     {"capture_threshold", P(capture_threshold), NULL, 1, 8},
     {"reward_mode", P(reward_mode), reward_mode_names, 0, 0},
+    {"modulus", P(modulus), NULL, 2, 36},
+    {"copies", P(copies), NULL, 1, 8},
+    {"hand_size", P(hand_size), NULL, 1, 12},
 };
 #undef P
 #define N_PARAMS ((int)(sizeof(params) / sizeof(params[0])))
@@ -66,8 +74,10 @@ int variant_param_info(int i, const char **name, const char *const **choices, in
 
 const char *variant_param_names(void)
 {
-    return "geometry, size, height, width, rule, connect, caro_ends, forbidden, protocol, "
-           "max_offers, max_steps, neighbourhood, capture_threshold, reward_mode";
+    return "geometry, size, height, width, order, edge, rule, connect, caro_ends, forbidden, "
+           "protocol, "
+           "max_offers, max_steps, neighbourhood, capture_threshold, reward_mode, modulus, "
+           "copies, hand_size";
 }
 
 void variant_params_default(variant_params *p)
@@ -76,6 +86,8 @@ void variant_params_default(variant_params *p)
     p->geometry = GEOM_PLANE;
     p->height = 15;
     p->width = 15;
+    p->order = 7;
+    p->edge = EDGE_WALL;
     p->rule = RULE_FREESTYLE;
     p->connect = 5;
     p->caro_ends = CARO_OPEN;
@@ -85,6 +97,9 @@ void variant_params_default(variant_params *p)
     p->neighbourhood = 8;
     p->capture_threshold = 4;
     p->reward_mode = REWARD_OUTCOME;
+    p->modulus = 18;
+    p->copies = 4;
+    p->hand_size = 6;
     p->max_steps = 0; /* 0: enough to fill the board */
 }
 
@@ -178,11 +193,62 @@ static uint32_t params_fingerprint(const variant_params *p)
     return (uint32_t)(h >> 32) | 1u; /* never 0: a zeroed block is not a state */
 }
 
+/* MODLINSEQ's planes, the same for both observation kinds (the hand shown is
+ * always the mover's): tile, value_0.., placed_this_turn, last_move,
+ * seat_0_to_act, hand_v (holds one), hand2_v (holds two), bag_1.. (the bag's
+ * size in binary), then on_board. */
+static char value_names[3][36][24];
+static pthread_once_t value_names_once = PTHREAD_ONCE_INIT;
+
+static void make_value_names(void)
+{
+    for (int k = 0; k < 36; k++) {
+        snprintf(value_names[0][k], sizeof(value_names[0][k]), "value_%d", k);
+        snprintf(value_names[1][k], sizeof(value_names[1][k]), "hand_%d", k);
+        snprintf(value_names[2][k], sizeof(value_names[2][k]), "hand2_%d", k);
+    }
+}
+
+static int modlinseq_planes(const variant *v, const char **names)
+{
+    static const char *const bag_bits[MODLINSEQ_BAG_BITS] = {
+        "bag_1", "bag_2", "bag_4", "bag_8", "bag_16", "bag_32", "bag_64", "bag_128", "bag_256"};
+    pthread_once(&value_names_once, make_value_names);
+    int n = 0, m = v->p.modulus;
+    names[n++] = "tile";
+    for (int k = 0; k < m; k++)
+        names[n++] = value_names[0][k];
+    names[n++] = "placed_this_turn";
+    names[n++] = "last_move";
+    names[n++] = "seat_0_to_act";
+    for (int k = 0; k < m; k++)
+        names[n++] = value_names[1][k];
+    for (int k = 0; k < m; k++)
+        names[n++] = value_names[2][k];
+    for (int k = 0; k < MODLINSEQ_BAG_BITS; k++)
+        names[n++] = bag_bits[k];
+    return n;
+}
+
 static void set_planes(variant *v)
 {
     int extra_board = v->g.n_on_board < v->g.n_cells;
     const char **a = v->plane_names[OBS_ABSOLUTE], **m = v->plane_names[OBS_MOVER];
     int na = 0, nm = 0;
+    v->plane_forbidden = v->plane_on_board = -1;
+    v->plane_phase = v->plane_turn = v->plane_declared = v->plane_offered = -1;
+    v->plane_gomorpion = -1;
+    if (v->p.rule == RULE_MODLINSEQ) {
+        na = nm = modlinseq_planes(v, a);
+        modlinseq_planes(v, m);
+        if (extra_board) {
+            v->plane_on_board = na;
+            a[na++] = m[nm++] = "on_board";
+        }
+        v->n_planes[OBS_ABSOLUTE] = na;
+        v->n_planes[OBS_MOVER] = nm;
+        return;
+    }
     a[na++] = "black";
     a[na++] = "white";
     a[na++] = "black_to_move";
@@ -269,6 +335,8 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
 {
     memset(v, 0, sizeof(*v));
     v->p = *p;
+    if (p->geometry == GEOM_TESS) /* tess boards wrap by construction: no edge option */
+        v->p.edge = EDGE_WALL;
     if (geometry_init(&v->g, p->geometry, p->height, p->width, p->order, p->edge, err, errlen))
         return -1;
     if (geometry_windows(&v->g, p->connect, NULL, 0) == 0) {
@@ -285,7 +353,8 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         return -1;
     }
     if ((p->rule == RULE_RENJU && renju_prepare(v, err, errlen)) ||
-        (p->rule == RULE_GOMORPION && gomorpion_prepare(v, err, errlen))) {
+        (p->rule == RULE_GOMORPION && gomorpion_prepare(v, err, errlen)) ||
+        (p->rule == RULE_MODLINSEQ && modlinseq_prepare(v, err, errlen))) {
         variant_free(v);
         return -1;
     }
@@ -297,17 +366,28 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
     v->n_special = proto.n_special;
     for (int k = 0; k < proto.n_special; k++)
         v->special_names[k] = proto.special_names[k];
+    int action_cells = v->g.n_cells;
+    if (p->rule == RULE_MODLINSEQ) { /* tile actions: cell * modulus + value */
+        v->n_special = MODLINSEQ_SPECIALS;
+        v->special_names[MODLINSEQ_END_TURN] = "END_TURN";
+        v->special_names[MODLINSEQ_PASS] = "PASS";
+        action_cells = v->g.n_cells * p->modulus;
+        /* every tile, a turn end for each, passes: more than any game takes */
+        proto.extra_steps = 3 * p->modulus * p->copies + 8 - v->g.n_on_board;
+    }
     v->n_phases = proto.n_phases;
     memcpy(v->phases, proto.phases, sizeof(proto.phases));
     v->first_phase = proto.first_phase;
-    v->n_actions = v->g.n_cells + v->n_special;
+    v->n_actions = action_cells + v->n_special;
     v->max_steps = p->max_steps ? p->max_steps : v->g.n_on_board + proto.extra_steps;
     v->legal_words = BITS_WORDS(v->n_actions);
     v->off_cells = sizeof(board_hdr);
     /* cells, then the CELL_OFF sentinel that geometry.hop leads off the edge to */
     v->off_legal = (v->off_cells + (size_t)v->g.n_cells + 1 + 7) & ~(size_t)7;
     v->off_lines = v->off_legal + sizeof(uint64_t) * (size_t)v->legal_words;
-    size_t end = (v->off_lines + sizeof(uint32_t) * 2 * (size_t)v->g.n_lines + 7) & ~(size_t)7;
+    /* MODLINSEQ's tiles have no colour: no line bit sets */
+    v->n_line_words = p->rule == RULE_MODLINSEQ ? 0 : v->g.n_lines;
+    size_t end = (v->off_lines + sizeof(uint32_t) * 2 * (size_t)v->n_line_words + 7) & ~(size_t)7;
     if (p->rule == RULE_RENJU) {
         v->off_renju = end;
         end += renju_state_bytes(v);
@@ -321,11 +401,15 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         v->off_gomorpion = end;
         end += gomorpion_state_bytes(v);
     }
+    if (p->rule == RULE_MODLINSEQ) {
+        v->off_modlinseq = end;
+        end += (modlinseq_state_bytes(v) + 7) & ~(size_t)7;
+    }
     v->off_cache = end;
     if (p->rule == RULE_RENJU)
         end += renju_cache_bytes(v);
     v->state_size = end;
-    v->fingerprint = params_fingerprint(p);
+    v->fingerprint = params_fingerprint(&v->p);
     set_planes(v);
     v->initial = calloc(1, v->state_size);
     if (!v->initial) {

@@ -18,7 +18,8 @@ enum rule_kind {
     RULE_STANDARD = 1,
     RULE_CARO = 2,
     RULE_RENJU = 3,
-    RULE_GOMORPION = 4
+    RULE_GOMORPION = 4,
+    RULE_MODLINSEQ = 5
 };
 enum reward_mode { REWARD_OUTCOME = 0, REWARD_POINTS = 1 };
 enum forbidden_mode { FORBIDDEN_MASK = 0, FORBIDDEN_LOSE = 1 };
@@ -35,10 +36,13 @@ typedef struct variant_params {
     int geometry, height, width, order, edge;
     int rule, connect, caro_ends, forbidden, protocol, max_offers, max_steps;
     int neighbourhood, capture_threshold, reward_mode;
+    int modulus, copies, hand_size;
 } variant_params;
 
-#define VARIANT_MAX_PLANES 32
+#define VARIANT_MAX_PLANES 128
 #define VARIANT_MAX_SPECIALS 16
+/* MODLINSEQ's cell x value actions on the largest raster */
+#define VARIANT_MAX_ACTIONS (GEOM_MAX_CELLS * 36 + VARIANT_MAX_SPECIALS)
 
 typedef struct variant {
     variant_params p;
@@ -60,11 +64,13 @@ typedef struct variant {
     int legal_words;
     size_t state_size; /* bytes of one board, a multiple of 8 */
     size_t off_cells, off_legal;
-    size_t off_lines;     /* line bit sets, [2][g.n_lines] words; unused if g.n_lines == 0 */
+    size_t off_lines;     /* line bit sets, [2][n_line_words] words */
+    int n_line_words;     /* g.n_lines where the rule runs on line bit sets, else 0 */
     size_t off_renju;     /* renju: see renju.h; 0 for other rules */
     size_t derived_end;   /* [off_lines, derived_end) follows from the cells alone */
     size_t off_protocol;  /* soosorv / swap2: see protocol.h; 0 for others */
     size_t off_gomorpion; /* gomorpion: see gomorpion.h; 0 for other rules */
+    size_t off_modlinseq; /* modlinseq: see modlinseq.h; 0 for other rules */
     int plane_gomorpion;  /* first of gomorpion's ten planes (see variant.c), -1 if absent */
     size_t off_cache;     /* caches that are not derived from the cells; state_size if none */
     uint64_t *renju_star; /* renju: cells within five of each cell along its lines */
@@ -131,9 +137,9 @@ static inline uint64_t board_env_key(const board_hdr *b)
 /* A colour's line bit sets (see lines.h), or NULL when the geometry has none. */
 static inline uint32_t *board_line_bits(const variant *v, board_hdr *b, int colour)
 {
-    if (!v->g.n_lines)
+    if (!v->n_line_words)
         return NULL;
-    return (uint32_t *)((uint8_t *)b + v->off_lines) + (size_t)colour * (size_t)v->g.n_lines;
+    return (uint32_t *)((uint8_t *)b + v->off_lines) + (size_t)colour * (size_t)v->n_line_words;
 }
 static inline const uint32_t *board_line_bits_c(const variant *v, const board_hdr *b, int colour)
 {

@@ -1,5 +1,7 @@
 """A slow, obviously-correct reference for the line rules (SPEC section 3),
-walking the geometry's next-cell table with a visited set, for alignment tests."""
+walking the geometry's next-cell table with a visited set, for alignment tests.
+A step is (cell, direction) -> (next cell, direction after the step): lines on
+bounce boards turn."""
 
 from __future__ import annotations
 
@@ -8,24 +10,28 @@ import fiverow
 NONE = -1
 
 
-def next_table(env: fiverow.FiverowVectorEnv) -> list[tuple[int, ...]]:
+Table = list[tuple[tuple[int, int], ...]]
+
+
+def next_table(env: fiverow.FiverowVectorEnv) -> Table:
+    """For each cell, (next cell, direction after the step) per oriented direction."""
     batch = env.pool._batch
     g = env.pool.groups[env.config.name]
     return [batch.neighbours(g.index, c) for c in range(g.n_cells)]
 
 
 def run_through(
-    nxt: list[tuple[int, ...]], cells: list[int], p: int, axis: int, stone: int
+    nxt: Table, cells: list[int], p: int, axis: int, stone: int
 ) -> tuple[int, list[int]]:
     """Length of the run of `stone` through p (distinct cells) and its two end cells
     (-1 at the edge or when the run closes on itself)."""
     seen = {p}
     ends = []
     for s in (0, 1):
-        c = p
+        c, d = p, 2 * axis + s
         end = NONE
         while True:
-            c = nxt[c][2 * axis + s]
+            c, d = nxt[c][d]
             if c == NONE or c in seen and cells[c] == stone:
                 end = NONE
                 break
@@ -37,7 +43,7 @@ def run_through(
     return len(seen), ends
 
 
-def wins(params: dict, nxt: list[tuple[int, ...]], cells: list[int], p: int, stone: int) -> bool:
+def wins(params: dict, nxt: Table, cells: list[int], p: int, stone: int) -> bool:
     k = params["connect"]
     n_axes = len(nxt[0]) // 2
     opp = 3 - stone

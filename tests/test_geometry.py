@@ -93,6 +93,13 @@ ALIGN = [
     ("torus", {"height": 9, "width": 12}),  # diagonal cycles of 36: not bit sets
     ("torus", {"height": 4, "width": 7, "rule": "standard"}),
     ("freestyle", {"size": 9, "connect": 4, "rule": "caro", "caro_ends": "not_both_blocked"}),
+    ("hex", {}),
+    ("hex", {"order": 5, "edge": "wrap"}),
+    ("hex", {"order": 4, "edge": "bounce"}),
+    ("hex", {"order": 4, "edge": "bounce", "rule": "standard"}),
+    ("hex", {"order": 5, "edge": "wrap", "rule": "caro", "caro_ends": "gomocup6"}),
+    ("hex", {"geometry": "tess", "order": 2}),
+    ("hex", {"geometry": "tess", "order": 3, "rule": "standard"}),
 ]
 
 

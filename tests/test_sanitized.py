@@ -83,6 +83,13 @@ RANDOM_PLAY = [
         {"size": 13, "neighbourhood": 4, "capture_threshold": 3, "reward_mode": "points"},
     ),
     ("gomorpion", {}),
+    ("hex", {}),
+    ("hex", {"order": 5, "edge": "bounce", "rule": "caro", "caro_ends": "gomocup"}),
+    ("hex", {"geometry": "tess", "order": 3}),
+    ("modlinseq", {}),
+    ("modlinseq", {"order": 5, "edge": "bounce", "modulus": 20}),
+    ("modlinseq", {"geometry": "tess", "order": 2, "modulus": 7, "copies": 6}),
+    ("modlinseq", {"geometry": "torus", "size": 9}),
 ]
 
 
@@ -99,7 +106,8 @@ def test_random_play_in_every_mode(driver, preset, overrides):
             # disabled autoreset stops at the first finished board: few steps then;
             # the state check recomputes renju's forbidden points and walks all
             # of gomorpion's 900 cells after every step: fewer steps for those
-            steps = 100 if preset.startswith("renju") or preset == "gomorpion" else 400
+            heavy = preset.startswith("renju") or preset in ("gomorpion", "modlinseq")
+            steps = 100 if heavy else 400
             if preset == "gomorpion" and not overrides:
                 steps = 25
             script.append(f"random {steps if autoreset != 2 else 5}")

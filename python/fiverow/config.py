@@ -24,7 +24,19 @@ _APPLIES_TO_RULE: dict[str, tuple[str, ...]] = {
     "forbidden": ("renju",),
     "neighbourhood": ("gomorpion",),
     "capture_threshold": ("gomorpion",),
-    "reward_mode": ("gomorpion",),
+    "reward_mode": ("gomorpion", "modlinseq"),
+    "modulus": ("modlinseq",),
+    "copies": ("modlinseq",),
+    "hand_size": ("modlinseq",),
+}
+
+#: Parameters that only mean something on some geometries.
+_APPLIES_TO_GEOMETRY: dict[str, tuple[str, ...]] = {
+    "order": ("hex", "tess"),
+    "edge": ("hex",),
+    "size": ("plane", "strip", "torus"),
+    "height": ("plane", "strip", "torus"),
+    "width": ("plane", "strip", "torus"),
 }
 
 #: Parameters that only mean something under some protocols.
@@ -187,7 +199,11 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
     merged = _layer(base, overrides)
     resolved = _parse_resolved(_core.resolve({k: str(v) for k, v in merged.items()}))
     for key in overrides:
-        for field_name, table in (("rule", _APPLIES_TO_RULE), ("protocol", _APPLIES_TO_PROTOCOL)):
+        for field_name, table in (
+            ("rule", _APPLIES_TO_RULE),
+            ("protocol", _APPLIES_TO_PROTOCOL),
+            ("geometry", _APPLIES_TO_GEOMETRY),
+        ):
             allowed = table.get(key)
             if allowed is not None and resolved[field_name] not in allowed:
                 raise ValueError(

@@ -17,12 +17,17 @@ def column_letter(col: int) -> str:
 
 
 def cell_name(cell: int, height: int, width: int, geometry: str = "plane") -> str:
-    """Human name of a raster cell."""
+    """Human name of a raster cell: ``h8`` on square boards, the MODLINSEQ
+    address (``E4``) on hexagonal ones, the index on the strip."""
     if not 0 <= cell < height * width:
         return f"#{cell}"
     row, col = divmod(cell, width)
     if geometry == "strip":
         return f"#{cell}"
+    if geometry in ("hex", "tess"):
+        from .modlinseq import address  # noqa: PLC0415 (modlinseq imports nothing of ours)
+
+        return address(cell, width // 2)
     return f"{column_letter(col)}{height - row}"
 
 
@@ -51,11 +56,18 @@ def action_name(
     width: int,
     geometry: str,
     specials: tuple[str, ...] = (),
+    modulus: int = 0,
 ) -> str:
-    """Name of an action: a cell, or one of the variant's special actions."""
-    if 0 <= action < n_cells:
-        return cell_name(action, height, width, geometry)
-    k = action - n_cells
+    """Name of an action: a cell, a MODLINSEQ tile (``7E4``: value 7 on E4, or
+    ``7@h8`` on square boards) when ``modulus`` is given, or a special action."""
+    cell_actions = n_cells * (modulus or 1)
+    if 0 <= action < cell_actions:
+        if not modulus:
+            return cell_name(action, height, width, geometry)
+        cell, value = divmod(action, modulus)
+        name = cell_name(cell, height, width, geometry)
+        return f"{value}{name}" if geometry in ("hex", "tess") else f"{value}@{name}"
+    k = action - cell_actions
     if 0 <= k < len(specials):
         return specials[k]
     return f"#{action}"

@@ -170,7 +170,7 @@ class Group:
         self._report_illegal = pool.illegal_action != "raise"
         self.has_protocol = len(self.phases) > 1
         #: scoring games report running scores
-        self.scoring = spec.config["rule"] == "gomorpion"
+        self.scoring = spec.config["rule"] in ("gomorpion", "modlinseq")
 
     @property
     def geometry(self) -> str:
@@ -178,7 +178,13 @@ class Group:
 
     def action_name(self, action: int) -> str:
         return action_name(
-            action, self.n_cells, self.height, self.width, self.geometry, self.special_actions
+            action,
+            self.n_cells,
+            self.height,
+            self.width,
+            self.geometry,
+            self.special_actions,
+            int(self.config["modulus"]) if self.config["rule"] == "modlinseq" else 0,
         )
 
     def info(self) -> dict[str, Any]:

@@ -119,3 +119,90 @@ def rgb(cells: npt.NDArray[np.uint8], last_move: int) -> npt.NDArray[np.uint8]:
             if r * width + c == last_move:
                 tile[mark] = _MARK
     return img
+
+
+def _hex_positions(height: int, width: int) -> list[tuple[int, int, int, int]]:
+    """(cell, row, a, b) of a hexagonal raster (radius width // 2)."""
+    radius = width // 2
+    return [(r * width + c, r, c - radius, radius - r) for r in range(height) for c in range(width)]
+
+
+def hex_ansi(
+    cells: npt.NDArray[np.uint8],
+    last_move: int,
+    tiles: npt.NDArray[np.uint8] | None = None,
+) -> str:
+    """A hexagonal board drawn as hexagons are: each row shifted half a cell.
+    Stones are ``X`` / ``O`` / ``.``; with ``tiles`` (MODLINSEQ values + 1),
+    tiles show as ``[v]`` and empty cells by their address (``A0`` the centre)."""
+    from .modlinseq import axial_address  # noqa: PLC0415
+
+    height, width = cells.shape
+    flat = cells.reshape(-1)
+    field = 6 if tiles is not None else 4
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for cell, row, a, b in _hex_positions(height, width):
+        if flat[cell] == 3:
+            continue
+        if tiles is not None:
+            value = int(tiles.reshape(-1)[cell])
+            text = f"[{value - 1}]" if value else axial_address(a, b)
+        else:
+            text = _STONE_CHARS[int(flat[cell])]
+        if cell == last_move:
+            text = f"({text})" if tiles is None else text + "*"
+        x = (2 * a + b) * field // 2
+        rows.setdefault(row, []).append((x, text))
+    left = min(x for row in rows.values() for x, _ in row)
+    lines = []
+    for row in sorted(rows):
+        line = ""
+        for x, text in rows[row]:
+            col = x - left
+            line += " " * max(0, col - len(line)) + text.rjust(field - 1)
+        lines.append(line.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def hex_rgb(
+    cells: npt.NDArray[np.uint8],
+    last_move: int,
+    tiles: npt.NDArray[np.uint8] | None = None,
+    modulus: int = 1,
+) -> npt.NDArray[np.uint8]:
+    """A hexagonal board as an RGB image: discs on a hexagonal lattice; MODLINSEQ
+    tiles coloured by value round the hue circle."""
+    height, width = cells.shape
+    radius = width // 2
+    step = CELL_PX
+    img_w = int((2 * radius + 1) * step) + step
+    img_h = int((2 * radius + 1) * step * 0.866) + step
+    img = np.empty((img_h, img_w, 3), dtype=np.uint8)
+    img[:] = _OFF
+    y, x = np.mgrid[0:img_h, 0:img_w]
+    flat = cells.reshape(-1)
+    for cell, _, a, b in _hex_positions(height, width):
+        if flat[cell] == 3:
+            continue
+        cx = (a + b / 2 + radius) * step + step / 2
+        cy = (radius - b) * step * 0.866 + step / 2
+        disk = (x - cx) ** 2 + (y - cy) ** 2 <= (step * 0.45) ** 2
+        colour = _WOOD
+        if tiles is not None and tiles.reshape(-1)[cell]:
+            hue = (int(tiles.reshape(-1)[cell]) - 1) / max(modulus, 1)
+            colour = np.array(_hue(hue), dtype=np.uint8)
+        elif flat[cell] == 1:
+            colour = _BLACK
+        elif flat[cell] == 2:
+            colour = _WHITE
+        img[disk] = colour
+        if cell == last_move:
+            img[(x - cx) ** 2 + (y - cy) ** 2 <= (step * 0.15) ** 2] = _MARK
+    return img
+
+
+def _hue(h: float) -> tuple[int, int, int]:
+    import colorsys  # noqa: PLC0415
+
+    r, g, b = colorsys.hsv_to_rgb(h, 0.75, 0.95)
+    return (int(r * 255), int(g * 255), int(b * 255))

@@ -154,6 +154,9 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         mode = mode or self.render_mode or "ansi"
         g = self._group
         board = self.pool.board(g.name, index)
+        shape = (g.height, g.width)
+        if g.geometry in ("hex", "tess") or g.config["rule"] == "modlinseq":
+            return self._render_tiles_or_hex(board, mode)
         if mode == "ansi":
             shape = (g.height, g.width)
             offered = np.frombuffer(board["offered"], dtype=np.uint8).reshape(shape)
@@ -179,6 +182,36 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if mode == "rgb_array":
             return _render.rgb(board["cells"], board["last_move"])
         raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
+
+    def _render_tiles_or_hex(self, board: dict[str, Any], mode: str) -> Any:
+        g = self._group
+        shape = (g.height, g.width)
+        modlinseq = g.config["rule"] == "modlinseq"
+        tiles = np.frombuffer(board["tiles"], dtype=np.uint8).reshape(shape) if modlinseq else None
+        if mode == "rgb_array":
+            if g.geometry in ("hex", "tess"):
+                m = int(g.config["modulus"]) if modlinseq else 1
+                return _render.hex_rgb(board["cells"], board["last_move"], tiles, m)
+            return _render.rgb(board["cells"], board["last_move"])
+        if mode != "ansi":
+            raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
+        if g.geometry in ("hex", "tess"):
+            text = _render.hex_ansi(board["cells"], board["last_move"], tiles)
+        else:  # MODLINSEQ on a square board: values in a grid
+            assert tiles is not None
+            text = (
+                "\n".join(" ".join(f"{v - 1:>2}" if v else " ." for v in row) for row in tiles)
+                + "\n"
+            )
+        if modlinseq:
+            hands = np.frombuffer(board["hands"], dtype=np.uint8).reshape(2, -1)
+            held = [" ".join(str(v) for v, k in enumerate(h) for _ in range(k)) for h in hands]
+            text += (
+                f"seat {board['seat']} to act; scores {board['scores'][0]} : "
+                f"{board['scores'][1]}; hands [{held[0]}] / [{held[1]}]; "
+                f"bag {board['bag_left']}\n"
+            )
+        return text
 
     # ---- single boards (search, analysis, tests) ----
 
@@ -207,6 +240,30 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """Start env ``index`` from a position (rows of ``X``/``O``/``.``; see
         :meth:`fiverow.Pool.load_position` for gomorpion's statuses and scores)."""
         self.pool.load_position(self._group.name, index, rows, to_play, scores)
+
+    def load_tiles(
+        self, index: int, values: npt.ArrayLike, hands: npt.ArrayLike | None = None
+    ) -> None:
+        """MODLINSEQ: start env ``index`` from tiles (an int array ``[H, W]``, -1 for
+        empty) and, optionally, both hands (counts, ``[2, modulus]``); the bag holds
+        the other tiles, shuffled. A position whose segments are not all arithmetic
+        progressions mod M is refused."""
+        g = self._group
+        v = np.asarray(values)
+        if v.shape not in ((g.height, g.width), (g.n_cells,)) or v.dtype.kind not in "iu":
+            raise ValueError(f"values must be an integer array of shape ({g.height}, {g.width})")
+        m = int(self.config["modulus"])
+        if v.min(initial=-1) < -1 or v.max(initial=-1) >= m:
+            raise ValueError(f"tile values must be -1 (empty) or 0..{m - 1}")
+        hand_bytes = None
+        if hands is not None:
+            h = np.asarray(hands)
+            if h.shape != (2, m) or h.dtype.kind not in "iu" or h.min(initial=0) < 0:
+                raise ValueError(f"hands must be non-negative counts of shape (2, {m})")
+            hand_bytes = h.astype(np.uint8).tobytes()
+        self.pool._require_reset()
+        tiles = (v.reshape(-1) + 1).astype(np.uint8).tobytes()
+        self.pool._batch.load_tiles(g.index, index, tiles, hand_bytes)
 
     def __repr__(self) -> str:
         return f"FiverowVectorEnv({self.config.name!r}, num_envs={self.num_envs})"
