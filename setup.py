@@ -3,6 +3,8 @@
 import glob
 import os
 import platform
+import shlex
+import subprocess
 
 from setuptools import Extension, setup
 
@@ -36,16 +38,37 @@ def compile_args() -> list[str]:
     return args
 
 
+def hdf5_flags() -> tuple[list[str], list[str]]:
+    """Compile and link flags of the HDF5 C library, from pkg-config (Debian's
+    libhdf5-dev lives under hdf5/serial). The shared library is linked: the
+    static line `h5cc -show` prints fails inside a shared object."""
+    try:
+        out = subprocess.run(
+            ["pkg-config", "--cflags", "--libs", "hdf5"], capture_output=True, text=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SystemExit(
+            "fiverow needs the HDF5 C library: `pkg-config --cflags --libs hdf5` failed "
+            f"({e}); on Debian/Ubuntu run `apt-get install libhdf5-dev pkg-config` "
+            "(make setup does it)"
+        ) from e
+    words = shlex.split(out)
+    cflags = [w for w in words if w.startswith("-I")]
+    ldflags = [w for w in words if not w.startswith("-I")]
+    return cflags, ldflags
+
+
 # setuptools runs this file as __main__; benchmarks import it for the flags.
 if __name__ == "__main__":
+    hdf5_cflags, hdf5_ldflags = hdf5_flags()
     setup(
         ext_modules=[
             Extension(
                 "fiverow._core",
                 sources=sorted(glob.glob("csrc/*.c")),
                 depends=sorted(glob.glob("csrc/*.h")),
-                extra_compile_args=compile_args(),
-                extra_link_args=["-fopenmp", "-flto=auto", "-O3"],
+                extra_compile_args=compile_args() + hdf5_cflags,
+                extra_link_args=["-fopenmp", "-flto=auto", "-O3", *hdf5_ldflags],
             )
         ]
     )

@@ -92,17 +92,35 @@ static size_t obs_bytes(const batch *b, const group *g)
 
 static void new_episode(group *g, board_hdr *h)
 {
-    h->episode++;
-    h->sample_key = rng_key(h->board_key, 0, h->episode, RNG_STREAM_SAMPLE);
-    h->env_ctr = h->sample_ctr = 0;
-    game_reset(&g->v, h);
-    game_start_episode(&g->v, h);
+    game_new_episode(&g->v, h, h->episode + 1);
 }
 
 static void rekey_board(const batch *b, group *g, int i, board_hdr *h)
 {
-    h->board_key = rng_key(b->seed, (uint64_t)g->index, (uint64_t)i, 0);
+    h->board_key = board_key_of(b->seed, g->index, i);
     h->episode = UINT32_MAX; /* new_episode() makes it 0 */
+}
+
+void batch_start_episode(batch *b, int gi, int i)
+{
+    group *g = &b->groups[gi];
+    board_hdr *h = group_board(g, i);
+    if (h->fingerprint == 0)
+        rekey_board(b, g, i, h);
+    new_episode(g, h);
+}
+
+void batch_rekey(batch *b, uint64_t seed)
+{
+    b->seed = seed;
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        group *g = &b->groups[gi];
+        for (int i = 0; i < g->n; i++) {
+            board_hdr *h = group_board(g, i);
+            rekey_board(b, g, i, h);
+            h->fingerprint = g->v.fingerprint; /* keyed: batch_start_episode keeps the key */
+        }
+    }
 }
 
 static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8_t *mask)
@@ -264,6 +282,11 @@ static int use_parallel(const batch *b)
     return b->num_threads > 1 && b->n_total >= PARALLEL_MIN_BOARDS && !forked_child;
 }
 
+int batch_team_size(const batch *b)
+{
+    return forked_child ? 1 : b->num_threads;
+}
+
 void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks)
 {
     if (has_seed)
@@ -369,11 +392,7 @@ void batch_rollout(batch *b, int steps, rollout_stats *st)
             if (h->status != STATUS_ONGOING)
                 new_episode(g, h);
             for (int s = 0; s < steps; s++) {
-                int a = game_random_legal(v, h, h->sample_key, &h->sample_ctr);
-                game_apply(v, h, a);
-                h->steps++;
-                if (h->status == STATUS_ONGOING && h->steps >= v->max_steps)
-                    h->status = STATUS_TRUNCATED;
+                game_step(v, h, game_random_legal(v, h, h->sample_key, &h->sample_ctr));
                 if (h->status != STATUS_ONGOING) {
                     episodes++;
                     len_sum += h->steps;

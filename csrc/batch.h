@@ -90,12 +90,22 @@ void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks);
  * (written to errs, at most max_errs); when it is not 0 no board changed. */
 int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs);
 
+/* Start board i's next episode (outputs are not written: for players that
+ * drive the boards themselves). */
+void batch_start_episode(batch *b, int g, int i);
+/* Re-key every board from seed; the next batch_start_episode of a board
+ * starts its episode 0 (outputs not written). */
+void batch_rekey(batch *b, uint64_t seed);
+
 /* Uniformly random legal actions into out.sampled (0 where the board is done). */
 void batch_sample(batch *b);
 
 /* Every board plays `steps` random legal moves on its own, resetting at once
  * when an episode ends; outputs are rewritten at the end. */
 void batch_rollout(batch *b, int steps, rollout_stats *stats);
+
+/* Threads a parallel region over this batch may use (1 in a forked child). */
+int batch_team_size(const batch *b);
 
 /* Call in a child process after fork(): from then on batches run serially
  * (libgomp cannot start a team in a forked child). */

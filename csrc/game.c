@@ -228,6 +228,24 @@ unsigned game_apply(const variant *v, board_hdr *b, int action)
     return changes;
 }
 
+void game_new_episode(const variant *v, board_hdr *b, uint32_t episode)
+{
+    b->episode = episode;
+    b->sample_key = rng_key(b->board_key, 0, episode, RNG_STREAM_SAMPLE);
+    b->env_ctr = b->sample_ctr = 0;
+    game_reset(v, b);
+    game_start_episode(v, b);
+}
+
+void game_step(const variant *v, board_hdr *b, int action)
+{
+    game_begin_step(v, b);
+    game_apply(v, b, action);
+    b->steps++;
+    if (b->status == STATUS_ONGOING && b->steps >= v->max_steps)
+        b->status = STATUS_TRUNCATED;
+}
+
 int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32_t *ctr)
 {
     const uint64_t *legal = board_legal_c(v, b);

@@ -19,6 +19,17 @@ enum {
 /* Write a fresh game into b (done once per variant into variant.initial). */
 void game_build_initial(const variant *v, board_hdr *b);
 
+/* Key of board i of group g under a seed: every episode's streams derive
+ * from it, so (seed, group, board, episode) rebuilds any episode. */
+static inline uint64_t board_key_of(uint64_t seed, int group, int board)
+{
+    return rng_key(seed, (uint64_t)group, (uint64_t)board, 0);
+}
+
+/* Episode `episode` of the board keyed in b->board_key: its streams, a fresh
+ * game, the rule's own randomness (MODLINSEQ's bag). */
+void game_new_episode(const variant *v, board_hdr *b, uint32_t episode);
+
 /* Initial position (board keys untouched): a copy of variant.initial. */
 static inline void game_reset(const variant *v, board_hdr *b)
 {
@@ -55,6 +66,10 @@ int game_put_stone(const variant *v, board_hdr *b, int a, int colour);
 /* Apply a legal action for the seat to act: sets colour, seat, status and
  * winner. Returns CHANGE_* flags. Does not count the step (batch.c does). */
 unsigned game_apply(const variant *v, board_hdr *b, int action);
+
+/* One decision of the seat to act, as the batch takes it outside its Python
+ * step: the action (legal), the step count, truncation at max_steps. */
+void game_step(const variant *v, board_hdr *b, int action);
 
 /* A uniformly random legal action, drawing from (key, *ctr); -1 if none. */
 int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32_t *ctr);

@@ -83,6 +83,9 @@ void modlinseq_start(const variant *v, board_hdr *b, uint64_t key, uint32_t *ctr
 void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal);
 /* Apply a legal action (a tile, END_TURN or PASS). */
 void modlinseq_apply(const variant *v, board_hdr *b, int action);
+/* Points END_TURN would score now: every distinct segment through a tile
+ * placed this turn, (n - 1)(n - 2) / 2 each. */
+int modlinseq_turn_points(const variant *v, const board_hdr *b);
 
 /* Observation planes (see variant.c) of a board, into zeroed out. */
 void modlinseq_write_obs(const variant *v, const board_hdr *b, uint8_t *out);

@@ -11,6 +11,7 @@
 #include "game.h"
 #include "gomorpion.h"
 #include "modlinseq.h"
+#include "module.h"
 #include "protocol.h"
 #include "renju.h"
 
@@ -62,13 +63,7 @@ static const out_def out_defs[N_OUTS] = {
     {"scores", 4, "i", 0},       {"cast_points", 4, "i", 0},  {"casts", 4, "i", 0},
 };
 
-typedef struct {
-    PyObject_HEAD batch *b;
-    Py_buffer *views; /* [n_groups * N_OUTS] */
-    int busy;
-} BatchObject;
-
-static PyObject *busy_error(void)
+PyObject *busy_error(void)
 {
     PyErr_SetString(
         PyExc_RuntimeError,
@@ -194,7 +189,7 @@ static int ready(BatchObject *self)
     return outputs_ready(self);
 }
 
-static int check_format(const Py_buffer *view, const char *accepted)
+int check_format(const Py_buffer *view, const char *accepted)
 {
     const char *f = view->format ? view->format : "B";
     if (*f == '<' || *f == '=' || *f == '@' || *f == '|')
@@ -825,7 +820,7 @@ static PyMethodDef Batch_methods[] = {
      "(next cell, direction after the step) along each oriented direction."},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject BatchType = {
+PyTypeObject BatchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fiverow._core.Batch",
     .tp_basicsize = sizeof(BatchObject),
     .tp_dealloc = (destructor)Batch_dealloc,
@@ -993,6 +988,10 @@ PyMODINIT_FUNC PyInit__core(void)
     Py_INCREF(&BatchType);
     if (PyModule_AddObject(m, "Batch", (PyObject *)&BatchType) < 0) {
         Py_DECREF(&BatchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (module_play_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

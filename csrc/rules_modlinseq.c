@@ -209,8 +209,7 @@ void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
         }
 }
 
-/* Points of the turn: every distinct segment through a tile placed in it. */
-static int score_turn(const variant *v, board_hdr *b)
+int modlinseq_turn_points(const variant *v, const board_hdr *b)
 {
     const geometry *g = &v->g;
     const uint8_t *values = modlinseq_values_c(v, b);
@@ -250,7 +249,7 @@ void modlinseq_apply(const variant *v, board_hdr *b, int action)
     int n = g->n_cells, m = v->p.modulus, seat = b->seat;
     if (action >= n * m) {
         if (action - n * m == MODLINSEQ_END_TURN) {
-            int points = score_turn(v, b);
+            int points = modlinseq_turn_points(v, b);
             ms->score[seat] += points;
             ms->step_points[seat] = points;
             memset(modlinseq_placed(v, b), 0, sizeof(uint64_t) * BITS_WORDS(n));

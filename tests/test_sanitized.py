@@ -4,10 +4,12 @@ vectors, so that memory errors and undefined behaviour fail the suite."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,12 +19,23 @@ ROOT = Path(__file__).resolve().parent.parent
 CC = os.environ.get("CC", "gcc")
 
 
+def setup_flags() -> Any:
+    """setup.py as a module, for the HDF5 flags the extension is built with."""
+    spec = importlib.util.spec_from_file_location("fiverow_setup", ROOT / "setup.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory) -> Path:
     if shutil.which(CC) is None:
         pytest.fail(f"C compiler {CC!r} not found: the sanitizer build needs it")
     out = tmp_path_factory.mktemp("asan") / "driver"
-    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c") if p.name != "module.c")
+    # everything but the Python binding (module*.c); HDF5 as the extension links it
+    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c") if not p.name.startswith("module"))
+    hdf5_cflags, hdf5_ldflags = setup_flags().hdf5_flags()
     cmd = [
         CC,
         "-std=c11",
@@ -38,6 +51,9 @@ def driver(tmp_path_factory) -> Path:
         f"-I{ROOT / 'csrc'}",
         *sources,
         str(ROOT / "tests" / "c" / "driver.c"),
+        *hdf5_cflags,
+        *hdf5_ldflags,
+        "-lm",
         "-o",
         str(out),
     ]
@@ -161,3 +177,38 @@ def test_rule_vectors_under_sanitizers(driver):
     assert out[9] == "ok 96"  # rows: 4 x 8, diagonals: 2 x 32; no column fits 5
     assert out[11] == "ok 276"
     assert out[12].startswith("error parameter 'size'")
+
+
+SELFPLAY = [
+    ("freestyle", {}),
+    ("caro", {}),
+    ("strip", {}),
+    ("torus", {"size": 9}),
+    ("renju", {}),
+    ("renju", {"forbidden": "lose", "protocol": "free"}),
+    ("renju-soosorv8", {}),
+    ("freestyle-swap2", {}),
+    ("gomorpion", {"size": 9}),
+    ("hex", {"order": 5, "edge": "bounce"}),
+    ("modlinseq", {"order": 4, "modulus": 9, "copies": 2}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", SELFPLAY, ids=[f"{p}-{o}" for p, o in SELFPLAY])
+def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides):
+    """Heuristic against MCTS (heuristic playouts), every step recorded with its
+    observation and policy and written to HDF5; each game replayed from its keys
+    reproduces the recorded observations."""
+    p = params_text(preset, **overrides)
+    out_file = tmp_path / "games.h5"
+    script = [
+        f"new 3 2 0 0 0 5 {p}",
+        f"selfplay 4 1 2 12 1 1 {out_file}",
+        "selfplay 6 0 0 1 1 0 -",
+    ]
+    out = run(driver, "\n".join(script) + "\n")
+    assert out[0].startswith("ok"), out
+    for line in out[1:]:
+        assert line.startswith("ok games="), line
+        assert line.endswith("mismatches=0"), line
+    assert out_file.exists()

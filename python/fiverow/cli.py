@@ -61,6 +61,94 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_mix(text: str) -> dict[str, float]:
+    """``freestyle:0.5,caro:0.5`` (a missing weight counts 1)."""
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, weight = part.partition(":")
+        try:
+            weights[name] = float(weight) if weight else 1.0
+        except ValueError:
+            raise ValueError(
+                f"--mix: weight of '{name}' must be a number, got '{weight}'"
+            ) from None
+    if not weights:
+        raise ValueError("--mix needs at least one variant")
+    return weights
+
+
+def _parse_params(items: Sequence[str]) -> dict[str, str]:
+    params = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--param takes key=value, got '{item}'")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from .generate import generate
+
+    variants: Any = _parse_mix(args.mix) if args.mix else args.variant
+    result = generate(
+        args.out,
+        variants,
+        games=args.games,
+        black=args.black,
+        white=args.white,
+        seed=args.seed,
+        num_threads=args.threads,
+        boards=args.boards,
+        obs=args.obs,
+        policy=args.policy,
+        overwrite=args.overwrite,
+        gzip=args.gzip,
+        flush_seconds=args.flush_seconds,
+        progress=not args.quiet,
+        params=_parse_params(args.param),
+    )
+    state = "interrupted, kept" if result.interrupted else "wrote"
+    print(
+        f"{state} {result.games} games, {result.steps} steps to {result.path} in "
+        f"{result.seconds:.2f} s ({result.steps_per_second:,.0f} steps/s)"
+    )
+    if not args.quiet:
+        _info_of(result.path)
+    return 130 if result.interrupted else 0
+
+
+def _info_of(path: Any) -> None:
+    from . import data
+
+    with data.open(path) as ds:
+        players = " vs ".join(ds.players) or "?"
+        print(f"{path}: {len(ds)} episodes, players {players}, created {ds.created}")
+        print(
+            f"{'variant':<18}{'episodes':>9}{'steps':>11}{'seat 0 wins':>13}"
+            f"{'seat 1 wins':>13}{'draws':>8}{'truncated':>11}{'mean length':>13}"
+        )
+        for name, o in ds.summary().items():
+            mean = o["steps"] / o["episodes"] if o["episodes"] else float("nan")
+            print(
+                f"{name:<18}{o['episodes']:>9}{o['steps']:>11}{o['seat0_wins']:>13}"
+                f"{o['seat1_wins']:>13}{o['draws']:>8}{o['truncated']:>11}{mean:>13.1f}"
+            )
+
+
+def _info(args: argparse.Namespace) -> int:
+    _info_of(args.path)
+    return 0
+
+
+def _pack(args: argparse.Namespace) -> int:
+    from .generate import pack
+
+    pack(args.path)
+    print(f"packed {args.path}")
+    return 0
+
+
 def _variants(args: argparse.Namespace) -> int:
     for name, description in variants().items():
         print(f"{name:<16} {description}")
@@ -82,6 +170,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print JSON lines")
     p.set_defaults(func=_selfplay)
+
+    p = sub.add_parser("generate", help="self-play games between built-in players, to HDF5")
+    p.add_argument("--variant", default="freestyle", help="preset (default: freestyle)")
+    p.add_argument("--mix", default="", help="several presets in one pool: freestyle:0.5,caro:0.5")
+    p.add_argument("--games", type=int, required=True, help="games to play")
+    p.add_argument(
+        "--black",
+        default="random",
+        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations)",
+    )
+    p.add_argument("--white", default=None, help="player of the second seat (default: --black)")
+    p.add_argument("--threads", type=int, default=None, help="OpenMP threads (default: all)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, help="the HDF5 file to write")
+    p.add_argument(
+        "--boards", type=int, default=None, help="boards played at once (default: min(games, 4096))"
+    )
+    p.add_argument("--obs", action="store_true", help="record each mover's observation")
+    p.add_argument("--policy", action="store_true", help="record each mover's policy (float16)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing file")
+    p.add_argument("--gzip", type=int, default=4, help="gzip level 0..9 (0: none; default 4)")
+    p.add_argument(
+        "--flush-seconds",
+        type=float,
+        default=2.0,
+        help="close a segment of the file at least this often (default 2)",
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a variant parameter (repeatable)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+    p.set_defaults(func=_generate)
+
+    p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")
+    p.add_argument("path")
+    p.set_defaults(func=_info)
+
+    p = sub.add_parser("pack", help="make one file of a dataset whose run was killed")
+    p.add_argument("path")
+    p.set_defaults(func=_pack)
     return parser
 
 
@@ -89,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (ValueError, TypeError, KeyError) as e:
+    except (ValueError, TypeError, KeyError, OSError) as e:
         print(f"fiverow: error: {e}", file=sys.stderr)
         return 2
 

@@ -12,6 +12,12 @@
  *   corrupt BOARD OFFSET             flip a byte of the state, then check it
  *   clone SRC DST                    copy a board, then check it
  *   windows K                        number of K-cell windows of the geometry
+ *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH
+ *                                    GAMES games of player kinds K0 / K1 (MCTS
+ *                                    with SIMS simulations), recording OBS /
+ *                                    POLICY, written to PATH ("-": not
+ *                                    written); the last round is replayed and
+ *                                    compared; prints games, steps, mismatches
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +26,9 @@
 
 #include "batch.h"
 #include "game.h"
+#include "h5writer.h"
+#include "replay.h"
+#include "selfplay.h"
 
 static batch *B;
 static void *outs[24];
@@ -207,6 +216,87 @@ static void cmd_rollout(char *args)
            (long long)st.length_sum);
 }
 
+/* Replay a recorded episode and compare its observations; 1 if they differ. */
+static int replay_differs(const group *g, const episode_buf *e, int record_obs)
+{
+    const variant *v = &g->v;
+    size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+    uint8_t *obs = malloc(obs_bytes * (size_t)(e->n + 1));
+    uint8_t *masks = malloc((size_t)v->n_actions * (size_t)(e->n + 1));
+    float *rewards = malloc(sizeof(float) * 2 * (size_t)(e->n + 1));
+    char err[256];
+    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n, obs,
+                             masks, rewards, err, sizeof(err)) != 0;
+    if (!bad && record_obs)
+        bad = memcmp(obs, e->obs, obs_bytes * (size_t)e->n) != 0;
+    for (int t = 0; !bad && t < e->n; t++)
+        bad = !masks[(size_t)t * v->n_actions + e->action[t]];
+    free(obs);
+    free(masks);
+    free(rewards);
+    return bad;
+}
+
+static void cmd_selfplay(char *args)
+{
+    int games, k0, k1, sims, record_obs, record_policy;
+    char path[1024];
+    if (sscanf(args, "%d %d %d %d %d %d %1023s", &games, &k0, &k1, &sims, &record_obs,
+               &record_policy, path) != 7) {
+        puts("error bad selfplay");
+        return;
+    }
+    player_spec ps[2];
+    player_spec_default(&ps[0], k0);
+    player_spec_default(&ps[1], k1);
+    ps[0].simulations = ps[1].simulations = sims;
+    ps[0].depth = ps[1].depth = 20;
+    char err[1024];
+    selfplay *sp = selfplay_new(B, ps, 11, 1, record_obs, record_policy, err, sizeof(err));
+    if (!sp) {
+        printf("error %s\n", err);
+        return;
+    }
+    h5writer *w = NULL;
+    if (strcmp(path, "-") != 0) {
+        h5_group_desc desc = {"g", "{}"};
+        h5writer_options o = {1, 1, 0.001, "{}"};
+        if (!(w = h5writer_open(path, B, &desc, record_obs, record_policy, &o, err, sizeof(err)))) {
+            printf("error %s\n", err);
+            selfplay_free(sp);
+            return;
+        }
+    }
+    episode_buf *bufs[2] = {selfplay_buffers_new(sp), selfplay_buffers_new(sp)};
+    int done = 0, cur = 0, mismatches = 0;
+    long long steps = 0;
+    while (done < games) {
+        int n = games - done < B->n_total ? games - done : B->n_total;
+        if (w)
+            h5writer_wait(w, bufs[cur]);
+        int r = selfplay_round(sp, done, n, bufs[cur]);
+        if (r <= 0)
+            break;
+        for (int j = 0; j < B->n_total; j++)
+            if (bufs[cur][j].played) {
+                steps += bufs[cur][j].n;
+                mismatches += replay_differs(&B->groups[0], &bufs[cur][j], record_obs);
+            }
+        if (w && h5writer_submit(w, bufs[cur]))
+            break;
+        done += r;
+        cur ^= 1;
+    }
+    int closed = w ? h5writer_close(w, 1, err, sizeof(err)) : 0;
+    selfplay_buffers_free(sp, bufs[0]);
+    selfplay_buffers_free(sp, bufs[1]);
+    selfplay_free(sp);
+    if (closed)
+        printf("error %s\n", err);
+    else
+        printf("ok games=%d steps=%lld mismatches=%d\n", done, steps, mismatches);
+}
+
 static void print_check(int board)
 {
     const group *g = &B->groups[0];
@@ -260,6 +350,8 @@ int main(void)
             } else {
                 puts("error bad clone");
             }
+        } else if (strcmp(cmd, "selfplay") == 0) {
+            cmd_selfplay(args);
         } else if (strcmp(cmd, "windows") == 0) {
             printf("ok %d\n", geometry_windows(&g->v.g, atoi(args), NULL, 0));
         } else {

@@ -1,0 +1,27 @@
+/* What the binding's files share: the Batch object and small helpers. */
+#ifndef FIVEROW_MODULE_H
+#define FIVEROW_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "batch.h"
+
+typedef struct {
+    PyObject_HEAD batch *b;
+    Py_buffer *views; /* [n_groups * N_OUTS] */
+    int busy;         /* a call runs with the GIL released */
+} BatchObject;
+
+extern PyTypeObject BatchType;
+
+/* RuntimeError: the batch is in use by another thread; returns NULL. */
+PyObject *busy_error(void);
+/* Does a buffer's format hold one of the accepted characters? */
+int check_format(const Py_buffer *view, const char *accepted);
+
+/* module_play.c: players, self-play and replays; adds its types and
+ * functions to the module. */
+int module_play_add(PyObject *m);
+
+#endif

@@ -1,0 +1,358 @@
+/* The heuristic player: win now; else stop the opponent's five; else the
+ * best pattern score over the lines through each candidate cell, for the
+ * seat to act (attack) and for the opponent had it played there (defence).
+ *
+ * Patterns are read from the k-cell windows along each axis through the cell
+ * (k = connect), walking the geometry's next-cell table, so strip, torus,
+ * hex wrap and bounce lines are read as the rules read them. A window counts
+ * when it holds no opposing stone, no captured stone and no off-board cell.
+ * From the windows of one axis: the distinct cells that would complete k
+ * (two or more: an open four; one: a four), the windows one stone short of
+ * that (two or more: an open three), and a small sum that prefers more
+ * stones in more windows. Threats across axes combine into tiers. */
+#include <math.h>
+#include <string.h>
+
+#include "game.h"
+#include "gomorpion.h"
+#include "lines.h"
+#include "modlinseq.h"
+#include "policy.h"
+#include "protocol.h"
+#include "renju.h"
+#include "rng.h"
+
+/* Tiers: a win threat (open four, double four, four-three) beats a double
+ * three beats a four beats an open three beats everything the sums say. */
+#define SCORE_FIVE 1e7f
+#define SCORE_WIN_THREAT 1e6f
+#define SCORE_DOUBLE_THREE 3e5f
+#define SCORE_FOUR 1e5f
+#define SCORE_OPEN_THREE 5e4f
+#define DEFENCE_WEIGHT 0.9f
+
+enum { CLS_EMPTY = 0, CLS_MINE = 1, CLS_BLOCK = 2 };
+
+/* ---- reading the board ---- */
+
+typedef struct board_view {
+    const variant *v;
+    const uint8_t *cells;
+    const uint8_t *status; /* gomorpion stone statuses, or NULL */
+} board_view;
+
+static int classify(const board_view *bv, int c, uint8_t stone)
+{
+    uint8_t x = bv->cells[c];
+    if (x == CELL_EMPTY)
+        return CLS_EMPTY;
+    if (x == stone && !(bv->status && (bv->status[c] & STONE_STATUS) == STONE_CAPTURED))
+        return CLS_MINE;
+    return CLS_BLOCK;
+}
+
+/* The cells of the line through c along axis, up to `reach` each way,
+ * distinct, in line order; *at receives c's index, edge[s] whether the walk
+ * on side s (0 before c, 1 after) stopped at the board's edge. */
+static int line_around(const geometry *g, int c, int axis, int reach, int16_t *out, int *at,
+                       int edge[2])
+{
+    int16_t back[LINE_MAX_CAP], fwd[LINE_MAX_CAP];
+    int nb = 0, nf = 0;
+    for (int s = 0; s < 2; s++) {
+        int od = 2 * axis + s, x = c;
+        int16_t *dst = s ? back : fwd;
+        int *n = s ? &nb : &nf;
+        edge[!s] = 0;
+        for (int step = 0; step < reach; step++) {
+            x = geom_step(g, x, &od);
+            if (x == GEOM_NONE || !g->on_board[x]) {
+                edge[!s] = 1;
+                break;
+            }
+            int seen = x == c;
+            for (int j = 0; j < nf && !seen; j++)
+                seen = fwd[j] == x;
+            for (int j = 0; j < nb && !seen; j++)
+                seen = back[j] == x;
+            if (seen)
+                break; /* a short cycle: every cell once */
+            dst[(*n)++] = (int16_t)x;
+        }
+    }
+    int n = 0;
+    for (int j = nb - 1; j >= 0; j--)
+        out[n++] = back[j];
+    *at = n;
+    out[n++] = (int16_t)c;
+    for (int j = 0; j < nf; j++)
+        out[n++] = fwd[j];
+    return n;
+}
+
+/* How the rule judges a run of k for a stone: exactly k or more, and what
+ * the cells just past the run may hold (caro). */
+typedef struct window_rule {
+    int exact; /* a stone of the same colour past either end spoils it */
+    int caro;  /* caro convention, or -1 */
+} window_rule;
+
+static window_rule rule_for(const variant *v, uint8_t stone)
+{
+    window_rule r = {0, -1};
+    int rule = v->p.rule;
+    if (rule == RULE_RENJU)
+        rule = stone == CELL_BLACK ? RULE_STANDARD : RULE_FREESTYLE;
+    r.exact = rule == RULE_STANDARD || (rule == RULE_CARO && v->p.caro_ends != CARO_GOMOCUP6);
+    if (rule == RULE_CARO)
+        r.caro = v->p.caro_ends;
+    return r;
+}
+
+/* Can the window [w, w + k) still become a winning run, given the cells
+ * past its ends (CLS_*, or -1 past the edge)? */
+static int window_alive(const window_rule *r, int before, int after)
+{
+    if (r->exact && (before == CLS_MINE || after == CLS_MINE))
+        return 0;
+    switch (r->caro) {
+    case CARO_OPEN:
+        return before == CLS_EMPTY && after == CLS_EMPTY;
+    case CARO_NOT_BOTH_BLOCKED:
+        return !(before != CLS_EMPTY && after != CLS_EMPTY);
+    case CARO_GOMOCUP:
+    case CARO_GOMOCUP6:
+        return !(before == CLS_BLOCK && after == CLS_BLOCK);
+    default:
+        return 1;
+    }
+}
+
+/* Pattern score of a stone of `stone` at empty cell c. */
+static float pattern_score(const board_view *bv, int c, uint8_t stone)
+{
+    const geometry *g = &bv->v->g;
+    const int k = bv->v->p.connect;
+    const window_rule rule = rule_for(bv->v, stone);
+    /* small sums: more stones in more windows */
+    static const float window_weight[9] = {0, 1, 6, 36, 200, 400, 800, 1600, 3200};
+    int fours = 0, open_fours = 0, threes = 0, five = 0;
+    float sum = 0;
+    for (int a = 0; a < g->n_axes; a++) {
+        int16_t line[2 * LINE_MAX_CAP + 1];
+        int8_t cls[2 * LINE_MAX_CAP + 1];
+        int at, edge[2];
+        int n = line_around(g, c, a, k, line, &at, edge);
+        for (int j = 0; j < n; j++)
+            cls[j] = (int8_t)(j == at ? CLS_MINE : classify(bv, line[j], stone));
+        int16_t completion[LINE_MAX_CAP];
+        int n_completion = 0, near_threes = 0;
+        int lo = at - k + 1 < 0 ? 0 : at - k + 1, hi = at < n - k ? at : n - k;
+        for (int w = lo; w <= hi; w++) {
+            int mine = 0, blocked = 0, empty_at = -1;
+            for (int j = w; j < w + k; j++) {
+                blocked |= cls[j] == CLS_BLOCK;
+                mine += cls[j] == CLS_MINE;
+                if (cls[j] == CLS_EMPTY)
+                    empty_at = line[j];
+            }
+            /* past the ends: a cell, or the edge (a cut-off walk counts as open) */
+            int before = w > 0 ? cls[w - 1] : edge[0] ? -1 : CLS_EMPTY;
+            int after = w + k < n ? cls[w + k] : edge[1] ? -1 : CLS_EMPTY;
+            if (before == -1 && rule.caro >= 0 && rule.caro != CARO_OPEN)
+                before = CLS_BLOCK; /* the edge: not empty, not a stone */
+            if (after == -1 && rule.caro >= 0 && rule.caro != CARO_OPEN)
+                after = CLS_BLOCK;
+            if (rule.caro == CARO_GOMOCUP || rule.caro == CARO_GOMOCUP6) {
+                /* gomocup: the edge never blocks */
+                before = w > 0 ? cls[w - 1] : CLS_EMPTY;
+                after = w + k < n ? cls[w + k] : CLS_EMPTY;
+            }
+            if (blocked || !window_alive(&rule, before, after))
+                continue;
+            sum += window_weight[mine < 8 ? mine : 8];
+            if (mine >= k)
+                five = 1;
+            else if (mine == k - 1) {
+                int dup = 0;
+                for (int j = 0; j < n_completion; j++)
+                    dup |= completion[j] == empty_at;
+                if (!dup)
+                    completion[n_completion++] = (int16_t)empty_at;
+            } else if (mine == k - 2) {
+                near_threes++;
+            }
+        }
+        if (n_completion >= 2)
+            open_fours++;
+        else if (n_completion == 1)
+            fours++;
+        else if (near_threes >= 2)
+            threes++;
+    }
+    if (five)
+        return SCORE_FIVE;
+    float tier = 0;
+    if (open_fours || fours >= 2 || (fours && threes))
+        tier = SCORE_WIN_THREAT;
+    else if (threes >= 2)
+        tier = SCORE_DOUBLE_THREE;
+    else if (fours)
+        tier = SCORE_FOUR;
+    else if (threes)
+        tier = SCORE_OPEN_THREE;
+    return tier + sum;
+}
+
+/* Legal cells within two steps of a stone (any colour), as bits; the centre,
+ * or every legal cell, on an empty board. */
+static int near_cells(const variant *v, const board_hdr *b, uint64_t *near)
+{
+    const geometry *g = &v->g;
+    const uint8_t *cells = board_cells_c(v, b);
+    const uint64_t *legal = board_legal_c(v, b);
+    const int words = BITS_WORDS(g->n_cells);
+    memset(near, 0, sizeof(uint64_t) * (size_t)words);
+    for (int c = 0; c < g->n_cells; c++) {
+        if (cells[c] != CELL_BLACK && cells[c] != CELL_WHITE)
+            continue;
+        for (int od = 0; od < g->n_od; od++) {
+            int d = od, x = c;
+            for (int step = 0; step < 2; step++) {
+                x = geom_step(g, x, &d);
+                if (x == GEOM_NONE)
+                    break;
+                bits_set(near, x);
+            }
+        }
+    }
+    int count = 0;
+    for (int w = 0; w < words; w++) {
+        near[w] &= legal[w];
+        count += __builtin_popcountll(near[w]);
+    }
+    if (count)
+        return count;
+    if (bits_get(legal, g->centre)) {
+        bits_set(near, g->centre);
+        return 1;
+    }
+    memcpy(near, legal, sizeof(uint64_t) * (size_t)words);
+    return bits_count(near, words);
+}
+
+static int all_legal(const variant *v, const board_hdr *b, int32_t *cand, float *score, int max)
+{
+    const uint64_t *legal = board_legal_c(v, b);
+    int n = 0;
+    for (int w = 0; w < v->legal_words; w++)
+        for (uint64_t x = legal[w]; x && n < max; x &= x - 1) {
+            cand[n] = (w * 64 + __builtin_ctzll(x));
+            score[n++] = 0;
+        }
+    return n;
+}
+
+/* MODLINSEQ, greedily: each tile scored by the points END_TURN would make
+ * after it; END_TURN by the points it makes now; PASS only when alone. */
+static int modlinseq_candidates(const variant *v, const board_hdr *b, policy_scratch *s,
+                                int32_t *cand, float *score, int max)
+{
+    int n = all_legal(v, b, cand, score, max);
+    const int tiles = v->g.n_cells * v->p.modulus;
+    for (int j = 0; j < n; j++) {
+        int a = cand[j];
+        if (a < tiles) {
+            memcpy(s->board, b, v->state_size);
+            modlinseq_apply(v, (board_hdr *)s->board, a);
+            score[j] = (float)modlinseq_turn_points(v, (const board_hdr *)s->board);
+        } else if (a - tiles == MODLINSEQ_END_TURN) {
+            /* a tile that adds nothing is kept for later: END_TURN wins ties */
+            score[j] = (float)modlinseq_turn_points(v, b) + 0.5f;
+        } else {
+            score[j] = -1.0f; /* PASS */
+        }
+    }
+    return n;
+}
+
+int heuristic_candidates(const variant *v, const board_hdr *b, policy_scratch *s, int32_t *cand,
+                         float *score, int max)
+{
+    if (b->phase != PHASE_PLAY)
+        return all_legal(v, b, cand, score, max);
+    if (v->p.rule == RULE_MODLINSEQ)
+        return modlinseq_candidates(v, b, s, cand, score, max);
+
+    board_view bv = {v, board_cells_c(v, b), v->off_gomorpion ? gomorpion_status_c(v, b) : NULL};
+    const int mine = b->colour, words = BITS_WORDS(v->g.n_cells);
+    const uint8_t my_stone = (uint8_t)(mine + 1), their_stone = (uint8_t)(2 - mine);
+    /* renju, forbidden="lose": black keeps off its forbidden points */
+    uint64_t avoid[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    if (v->p.rule == RULE_RENJU && mine == COLOUR_BLACK && v->p.forbidden == FORBIDDEN_LOSE)
+        memcpy(avoid, renju_forbidden_c(v, b), sizeof(uint64_t) * (size_t)words);
+
+    near_cells(v, b, s->near);
+    int n = 0, n_wins = 0, n_blocks = 0;
+    for (int w = 0; w < words; w++)
+        for (uint64_t x = s->near[w]; x && n < max; x &= x - 1) {
+            int c = w * 64 + __builtin_ctzll(x);
+            if (lines_wins(v, b, c, my_stone)) {
+                cand[n_wins] = c; /* wins go first, replacing the rest */
+                score[n_wins++] = SCORE_FIVE * 10;
+                n = n_wins;
+                continue;
+            }
+            if (n_wins)
+                continue;
+            cand[n] = c;
+            score[n++] = lines_wins(v, b, c, their_stone) ? SCORE_FIVE : 0;
+            n_blocks += score[n - 1] > 0;
+        }
+    if (n_wins)
+        return n_wins;
+    if (n_blocks) { /* keep the cells that stop a five */
+        int m = 0;
+        for (int j = 0; j < n; j++)
+            if (score[j] > 0) {
+                cand[m] = cand[j];
+                score[m++] = score[j];
+            }
+        return m;
+    }
+    int m = 0;
+    for (int j = 0; j < n; j++) {
+        int c = cand[j];
+        if (bits_get(avoid, c))
+            continue;
+        cand[m] = c;
+        score[m++] =
+            pattern_score(&bv, c, my_stone) + DEFENCE_WEIGHT * pattern_score(&bv, c, their_stone);
+    }
+    if (m == 0) /* every candidate was a foul: take any of them */
+        return n;
+    return m;
+}
+
+int heuristic_move(const variant *v, const board_hdr *b, policy_scratch *s, uint64_t key,
+                   uint32_t *ctr, float epsilon)
+{
+    int n = heuristic_candidates(v, b, s, s->cand, s->score, v->n_actions);
+    if (n == 0)
+        return game_random_legal(v, b, key, ctr);
+    if (epsilon > 0 && rng_unit(rng_at(key, (*ctr)++)) < epsilon)
+        return s->cand[rng_below(rng_at(key, (*ctr)++), (uint32_t)n)];
+    /* the best, ties broken uniformly (reservoir over the maxima) */
+    float best = -INFINITY;
+    int chosen = -1, ties = 0;
+    for (int j = 0; j < n; j++) {
+        if (s->score[j] > best) {
+            best = s->score[j];
+            chosen = s->cand[j];
+            ties = 1;
+        } else if (s->score[j] == best && rng_below(rng_at(key, (*ctr)++), (uint32_t)++ties) == 0) {
+            chosen = s->cand[j];
+        }
+    }
+    return chosen;
+}

@@ -1,0 +1,62 @@
+/* Self-play over a batch: every board plays whole episodes between two
+ * players, in parallel, recording each step (action, seat, colour, and
+ * optionally the observation and the mover's policy) into a per-board
+ * episode buffer. Rounds give each board one game; game numbers follow the
+ * boards' order, so the games of a seed are the same on any thread count.
+ * Match results and the HDF5 writer both read the buffers. */
+#ifndef FIVEROW_SELFPLAY_H
+#define FIVEROW_SELFPLAY_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "batch.h"
+#include "policy.h"
+
+typedef struct episode_buf {
+    int32_t n, cap;
+    int16_t *action;
+    int8_t *seat, *colour;
+    uint8_t *obs;     /* [cap][obs_bytes], when observations are recorded */
+    uint16_t *policy; /* float16 [cap][n_actions], when policies are recorded */
+    /* the game, once played */
+    int played; /* 1: a complete episode this round */
+    int32_t group, board;
+    uint32_t episode;
+    int64_t game;     /* game number of the run */
+    int8_t player[2]; /* player (0 or 1) in each seat */
+    int8_t winner;    /* seat, -1 for none */
+    int8_t truncated;
+    int8_t opening, black_seat; /* at the end */
+    int32_t scores[2];
+} episode_buf;
+
+typedef struct selfplay {
+    batch *b;
+    player_spec players[2];
+    int record_obs, record_policy;
+    int alternate; /* seats alternate with the game number (else player 0 sits in seat 0) */
+    int n_threads;
+    policy_scratch **scratch; /* [n_threads * n_groups] */
+    float **policy_tmp;       /* [n_threads * n_groups] */
+    atomic_int stop;          /* set from another thread: abandon the games in play */
+    atomic_llong games_done;  /* progress, read from another thread */
+    atomic_llong steps_done;
+} selfplay;
+
+/* A self-play driver over b (whose boards it re-keys from seed). */
+selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, int alternate,
+                       int record_obs, int record_policy, char *err, size_t errlen);
+void selfplay_free(selfplay *sp);
+
+/* Buffers for every board of the batch (one set per round in flight). */
+episode_buf *selfplay_buffers_new(const selfplay *sp);
+void selfplay_buffers_free(const selfplay *sp, episode_buf *bufs);
+
+/* Play games first_game .. first_game + n - 1 (n <= boards; when fewer than
+ * all boards play, each group gives its share), one per board, into bufs
+ * (indexed by board in batch order). Returns the games completed; fewer
+ * when stopped, -1 when out of memory. */
+int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs);
+
+#endif

@@ -1,0 +1,451 @@
+"""Reading self-play datasets (the HDF5 files of :func:`fiverow.generate`).
+
+>>> from fiverow import data
+>>> with data.open("data.h5") as ds:  # doctest: +SKIP
+...     print(ds.summary())
+...     moves = ds["freestyle"].episode(0).actions
+...     r = ds["freestyle"].replay(0, symmetry=3)   # obs and masks rebuilt in C
+
+The schema is in docs/hdf5.md; h5py reads the files with no plugin. A
+replay rebuilds each mover's observation and legal mask from the moves and
+the keys the file stores (seed, group, board, episode), so datasets can stay
+moves-only. Symmetries map a replay onto an equivalent game: the 8 of the
+square (4 of a rectangle) on plane and torus boards, times the translations
+on a torus (when no protocol pins the first stone to the centre); the strip
+and hexagonal boards have none here.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .config import VariantConfig, resolve
+from .pool import Pool
+
+FORMAT = "fiverow-selfplay"
+FORMAT_VERSION = 1
+
+
+class DatasetError(OSError):
+    """The file is missing, unreadable or not a fiverow dataset."""
+
+
+def _h5py() -> Any:
+    try:
+        import h5py
+    except ImportError as e:  # a dependency, but say what to do if it is missing
+        raise ImportError("reading datasets needs h5py: pip install h5py") from e
+    return h5py
+
+
+@dataclass
+class Episode:
+    """One recorded game: its moves and outcome (seats 0 and 1)."""
+
+    actions: npt.NDArray[np.int16]
+    seats: npt.NDArray[np.int8]
+    colours: npt.NDArray[np.int8]
+    winner: int  # seat, -1 for none
+    truncated: bool
+    scores: tuple[int, int]
+    players: tuple[int, int]  # index into the file's players, by seat
+    black_seat: int
+    opening: int
+    policy: npt.NDArray[np.float16] | None = None
+    obs: npt.NDArray[np.uint8] | None = None
+
+    @property
+    def length(self) -> int:
+        return len(self.actions)
+
+
+@dataclass
+class Replay:
+    """An episode replayed: what each mover saw, and what it did.
+
+    ``obs[t]`` / ``masks[t]`` are the observation and legal mask before action
+    ``t``; ``final_obs`` the observation after the last action. ``rewards[t]``
+    are the rewards by seat of step ``t``; ``returns[t]`` the final outcome
+    from the mover's seat (+1 won, -1 lost, 0 drawn).
+    """
+
+    obs: npt.NDArray[np.uint8]
+    masks: npt.NDArray[np.bool_]
+    actions: npt.NDArray[np.int64]
+    seats: npt.NDArray[np.int8]
+    rewards: npt.NDArray[np.float32]
+    returns: npt.NDArray[np.float32]
+    final_obs: npt.NDArray[np.uint8]
+    policy: npt.NDArray[np.float32] | None = None
+    symmetry: int = 0
+
+
+@dataclass
+class Symmetries:
+    """Cell permutations of a board that preserve its lines."""
+
+    height: int
+    width: int
+    perms: list[npt.NDArray[np.int64]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.perms)
+
+
+def _dihedral(h: int, w: int) -> list[npt.NDArray[np.int64]]:
+    r, c = np.divmod(np.arange(h * w), w)
+    maps = [
+        (r, c),
+        (h - 1 - r, w - 1 - c),
+        (h - 1 - r, c),
+        (r, w - 1 - c),
+    ]
+    if h == w:  # rotations by a quarter turn and the diagonal flips
+        maps += [(c, h - 1 - r), (w - 1 - c, r), (c, r), (w - 1 - c, h - 1 - r)]
+    return [(rr * w + cc).astype(np.int64) for rr, cc in maps]
+
+
+def symmetries_of(config: VariantConfig, height: int, width: int) -> Symmetries:
+    """The symmetries replays can be augmented with (identity first)."""
+    geometry = config["geometry"]
+    if geometry not in ("plane", "torus"):
+        return Symmetries(height, width, [np.arange(height * width, dtype=np.int64)])
+    perms = _dihedral(height, width)
+    if geometry == "torus" and config["protocol"] == "free":
+        r, c = np.divmod(np.arange(height * width), width)
+        shifted = []
+        for dy in range(height):
+            for dx in range(width):
+                t = ((r + dy) % height) * width + (c + dx) % width
+                shifted += [t[p] for p in perms]
+        perms = shifted
+    return Symmetries(height, width, perms)
+
+
+class VariantData:
+    """The episodes of one variant in a dataset."""
+
+    def __init__(self, dataset: Dataset, name: str) -> None:
+        self.dataset = dataset
+        self.name = name
+        self._group = dataset.file[name]
+        attrs = self._group.attrs
+        try:
+            params = json.loads(attrs["config"])
+            self.obs_shape = tuple(int(x) for x in attrs["obs_shape"])
+            self.n_actions = int(attrs["n_actions"])
+            self.key_group = int(attrs["key_group"])
+        except (KeyError, ValueError, TypeError) as e:
+            raise DatasetError(
+                f"{dataset.path}: variant '{name}' has damaged attributes: {e}"
+            ) from None
+        params.setdefault("name", name)
+        try:
+            self.config: VariantConfig = resolve(params)
+        except ValueError as e:
+            raise DatasetError(f"{dataset.path}: variant '{name}' has a bad config: {e}") from None
+        self._pool: Pool | None = None
+
+    def __len__(self) -> int:
+        return int(self._group["episodes/length"].shape[0])
+
+    def __repr__(self) -> str:
+        return f"<VariantData {self.name}: {len(self)} episodes, {self.steps} steps>"
+
+    @property
+    def steps(self) -> int:
+        return int(self._group["steps/action"].shape[0])
+
+    @cached_property
+    def episodes(self) -> dict[str, npt.NDArray[Any]]:
+        """Every per-episode column, read once: offset, length, winner, scores, ..."""
+        return {key: ds[()] for key, ds in self._group["episodes"].items()}
+
+    @property
+    def has_obs(self) -> bool:
+        return "obs" in self._group["steps"]
+
+    @property
+    def has_policy(self) -> bool:
+        return "policy" in self._group["steps"]
+
+    def _index(self, i: int) -> int:
+        n = len(self)
+        if not isinstance(i, int | np.integer) or isinstance(i, bool):
+            raise TypeError(f"episode index must be an int, got {type(i).__name__}")
+        if not -n <= i < n:
+            raise IndexError(f"episode {i} out of range: '{self.name}' has {n} episodes")
+        return int(i) % n
+
+    def episode(self, i: int) -> Episode:
+        i = self._index(i)
+        e = self.episodes
+        start, n = int(e["offset"][i]), int(e["length"][i])
+        steps = self._group["steps"]
+        sl = slice(start, start + n)
+        return Episode(
+            actions=steps["action"][sl],
+            seats=steps["seat"][sl],
+            colours=steps["colour"][sl],
+            winner=int(e["winner"][i]),
+            truncated=bool(e["truncated"][i]),
+            scores=(int(e["scores"][i][0]), int(e["scores"][i][1])),
+            players=(int(e["players"][i][0]), int(e["players"][i][1])),
+            black_seat=int(e["black_seat"][i]),
+            opening=int(e["opening"][i]),
+            policy=steps["policy"][sl] if "policy" in steps else None,
+            obs=steps["obs"][sl] if "obs" in steps else None,
+        )
+
+    def __iter__(self) -> Iterator[Episode]:
+        for i in range(len(self)):
+            yield self.episode(i)
+
+    @cached_property
+    def symmetries(self) -> Symmetries:
+        return symmetries_of(self.config, self.obs_shape[1], self.obs_shape[2])
+
+    def _batch(self) -> Any:
+        if self._pool is None:
+            self._pool = Pool({self.name: {"num_envs": 1, "config": self.config}}, num_threads=1)
+        return self._pool._batch
+
+    def replay(self, i: int, symmetry: int = 0) -> Replay:
+        """Episode ``i`` replayed in C, mapped by symmetry ``symmetry`` (0: none;
+        ``len(self.symmetries)`` of them)."""
+        if not 0 <= symmetry < len(self.symmetries):
+            raise ValueError(
+                f"symmetry must be in 0..{len(self.symmetries) - 1} for '{self.name}', "
+                f"got {symmetry}"
+            )
+        ep = self.episode(i)
+        i = self._index(i)
+        e = self.episodes
+        n = ep.length
+        obs = np.zeros((n + 1, *self.obs_shape), dtype=np.uint8)
+        masks = np.zeros((n + 1, self.n_actions), dtype=np.uint8)
+        rewards = np.zeros((n, 2), dtype=np.float32)
+        try:
+            _core.replay(
+                self._batch(),
+                0,
+                int(e["seed"][i]),
+                self.key_group,
+                int(e["board"][i]),
+                int(e["episode"][i]),
+                np.ascontiguousarray(ep.actions, dtype=np.int16),
+                obs,
+                masks,
+                rewards,
+            )
+        except ValueError as err:
+            raise DatasetError(
+                f"{self.dataset.path}: episode {i} of '{self.name}' does not replay: {err}"
+            ) from None
+        seats = ep.seats.astype(np.int8)
+        outcome = np.zeros(2, dtype=np.float32)
+        if ep.winner >= 0:
+            outcome[ep.winner], outcome[1 - ep.winner] = 1.0, -1.0
+        replay = Replay(
+            obs=obs[:n],
+            masks=masks[:n].astype(bool),
+            actions=ep.actions.astype(np.int64),
+            seats=seats,
+            rewards=rewards,
+            returns=outcome[seats],
+            final_obs=obs[n],
+            policy=None if ep.policy is None else ep.policy.astype(np.float32),
+        )
+        return self._transform(replay, symmetry) if symmetry else replay
+
+    def _transform(self, r: Replay, k: int) -> Replay:
+        perm = self.symmetries.perms[k]
+        cells = perm.size
+        per_cell = self.config["modulus"] if self.config["rule"] == "modlinseq" else 1
+        # action a on cell c (a // per_cell) goes to perm[c]; special actions stay
+        action_map = np.arange(self.n_actions, dtype=np.int64)
+        board_actions = cells * per_cell
+        cell, value = np.divmod(np.arange(board_actions), per_cell)
+        action_map[:board_actions] = perm[cell] * per_cell + value
+
+        def planes(x: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+            flat = x.reshape(*x.shape[:-2], cells)
+            out = np.empty_like(flat)
+            out[..., perm] = flat
+            return out.reshape(x.shape)
+
+        def over_actions(x: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            out = np.empty_like(x)
+            out[..., action_map] = x
+            return out
+
+        return Replay(
+            obs=planes(r.obs),
+            masks=over_actions(r.masks),
+            actions=action_map[r.actions],
+            seats=r.seats,
+            rewards=r.rewards,
+            returns=r.returns,
+            final_obs=planes(r.final_obs),
+            policy=None if r.policy is None else over_actions(r.policy),
+            symmetry=k,
+        )
+
+    def outcomes(self) -> dict[str, int]:
+        """Games, wins by seat, draws and truncations."""
+        e = self.episodes
+        w, t = e["winner"], e["truncated"].astype(bool)
+        return {
+            "episodes": len(w),
+            "steps": self.steps,
+            "seat0_wins": int(np.sum(w == 0)),
+            "seat1_wins": int(np.sum(w == 1)),
+            "draws": int(np.sum((w < 0) & ~t)),
+            "truncated": int(np.sum(t)),
+        }
+
+
+class Dataset:
+    """An open dataset: ``ds["freestyle"]`` is a variant's :class:`VariantData`."""
+
+    def __init__(self, path: str | Path) -> None:
+        h5py = _h5py()
+        self.path = Path(path)
+        if not self.path.exists():
+            raise DatasetError(f"no such dataset: '{self.path}'")
+        try:
+            self.file = h5py.File(self.path, "r")
+        except OSError as e:
+            raise DatasetError(f"'{self.path}' is not a readable HDF5 file: {e}") from None
+        try:
+            attrs = self.file.attrs
+            if attrs.get("format") != FORMAT:
+                raise DatasetError(f"'{self.path}' is not a fiverow dataset (no format '{FORMAT}')")
+            version = int(attrs["format_version"])
+            if version > FORMAT_VERSION:
+                raise DatasetError(
+                    f"'{self.path}' has format version {version}; this fiverow reads up to "
+                    f"{FORMAT_VERSION}: upgrade fiverow"
+                )
+            self.run: dict[str, Any] = json.loads(attrs["run"])
+            self.created = str(attrs["created"])
+            self.layout = str(attrs["layout"])
+            self.variants: list[str] = [v for v in str(attrs["variants"]).split("\n") if v]
+            self._data = {name: VariantData(self, name) for name in self.variants}
+        except (KeyError, ValueError) as e:
+            self.file.close()
+            raise DatasetError(f"'{self.path}' has damaged attributes: {e}") from None
+        except DatasetError:
+            self.file.close()
+            raise
+
+    def __enter__(self) -> Dataset:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.file.close()
+
+    def __getitem__(self, variant: str) -> VariantData:
+        try:
+            return self._data[variant]
+        except KeyError:
+            raise KeyError(
+                f"no variant '{variant}' in {self.path}; it has {', '.join(self.variants)}"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.variants)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._data.values())
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.run.get("player_names", []))
+
+    def summary(self) -> dict[str, dict[str, int]]:
+        """Per variant: episodes, steps, wins by seat, draws, truncations."""
+        return {name: self._data[name].outcomes() for name in self.variants}
+
+
+def open(path: str | Path) -> Dataset:  # noqa: A001 - the module's verb, like h5py.File / gzip.open
+    """Open a dataset for reading."""
+    return Dataset(path)
+
+
+def export_minari(
+    path: str | Path,
+    dataset_id: str,
+    variant: str | None = None,
+    *,
+    author: str | None = None,
+    description: str | None = None,
+) -> Any:
+    """Write one variant of a dataset as a Minari dataset (``minari.load_dataset(
+    dataset_id)`` loads it). Each step's reward is the acting seat's, as the
+    env reports it; observations are rebuilt by replay (absolute planes), and
+    each step's legal mask goes into ``infos["action_mask"]``."""
+    try:
+        import minari
+        from minari.data_collector import EpisodeBuffer
+    except ImportError as e:
+        raise ImportError("export_minari needs minari: pip install 'minari[hdf5]' pillow") from e
+    from gymnasium import spaces
+
+    with Dataset(path) as ds:
+        if variant is None:
+            if len(ds.variants) != 1:
+                raise ValueError(
+                    f"{path} holds {', '.join(ds.variants)}: say which variant to export"
+                )
+            variant = ds.variants[0]
+        vd = ds[variant]
+        buffers = []
+        for i in builtins.range(len(vd)):
+            r = vd.replay(i)
+            n = len(r.actions)
+            acting = r.rewards[np.arange(n), r.seats.astype(np.int64)]
+            ended_by_truncation = bool(vd.episodes["truncated"][i])
+            terminated = np.zeros(n, dtype=bool)
+            truncated = np.zeros(n, dtype=bool)
+            (truncated if ended_by_truncation else terminated)[-1] = True
+            masks = np.concatenate([r.masks, np.zeros((1, vd.n_actions), dtype=bool)])
+            buffers.append(
+                EpisodeBuffer(
+                    id=i,
+                    observations=np.concatenate([r.obs, r.final_obs[None]]),
+                    actions=r.actions,
+                    rewards=acting.astype(np.float64),
+                    terminations=terminated,
+                    truncations=truncated,
+                    infos={"action_mask": masks.astype(np.uint8)},
+                )
+            )
+        algorithm = "fiverow self-play: " + " vs ".join(ds.players)
+        text = description or f"fiverow self-play of {variant}, exported from {Path(path).name}"
+        with warnings.catch_warnings():
+            # minari asks for metadata a local export does not have (e-mail, permalink)
+            warnings.simplefilter("ignore", UserWarning)
+            return minari.create_dataset_from_buffers(
+                dataset_id=dataset_id,
+                buffer=buffers,
+                observation_space=spaces.Box(0, 1, vd.obs_shape, dtype=np.uint8),
+                action_space=spaces.Discrete(vd.n_actions),
+                algorithm_name=algorithm,
+                author=author,
+                description=text,
+            )

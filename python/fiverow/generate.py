@@ -1,0 +1,149 @@
+"""Self-play datasets in bulk: games between built-in players, played and
+written to HDF5 by C (one writer thread owns the file; docs/hdf5.md).
+
+>>> import fiverow
+>>> fiverow.generate("data.h5", "renju", games=1000, black="heuristic",
+...                  white="mcts:200", seed=1)  # doctest: +SKIP
+
+``black`` plays the first seat in every game (it places black first; an
+opening protocol may hand the colours over later), ``white`` the second.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from . import players as players_mod
+from .config import resolve
+from .match import variant_weights
+from .players import Player
+from .pool import Pool, check_seed
+from .selfplay import Pairing, Progress, default_boards, new_selfplay, run, split_boards
+
+
+@dataclass
+class GenerateResult:
+    path: Path
+    games: int
+    steps: int
+    seconds: float
+    interrupted: bool
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds > 0 else float("inf")
+
+
+def _variant_groups(
+    variants: str | Sequence[str] | Mapping[str, float], params: Mapping[str, Any]
+) -> tuple[dict[str, float], dict[str, Any]]:
+    weights = variant_weights(variants)
+    configs = {name: resolve(name, **params) for name in weights}
+    return weights, configs
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def generate(
+    out: str | Path,
+    variants: str | Sequence[str] | Mapping[str, float] = "freestyle",
+    *,
+    games: int,
+    black: str | Player = "random",
+    white: str | Player | None = None,
+    seed: int = 0,
+    num_threads: int | None = None,
+    boards: int | None = None,
+    obs: bool = False,
+    policy: bool = False,
+    overwrite: bool = False,
+    gzip: int = 4,
+    flush_seconds: float = 2.0,
+    progress: bool = False,
+    params: Mapping[str, Any] | None = None,
+) -> GenerateResult:
+    """Play ``games`` games and write them to ``out``.
+
+    ``variants``: a preset, a list of presets, or ``{preset: weight}`` to mix
+    several in one pool (boards split by weight). ``params`` override every
+    variant's parameters. ``obs`` records each mover's observation, ``policy``
+    the mover's policy (float16; MCTS: visit counts). ``boards``: boards played
+    in parallel (default: all games in one round, at most 4096). Ctrl-C stops
+    the run; the games finished by then are kept.
+    """
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    seed = check_seed(seed) or 0
+    first = players_mod.make(black)
+    second = players_mod.make(white if white is not None else black)
+    weights, configs = _variant_groups(variants, params or {})
+    n_boards = default_boards(games) if boards is None else int(boards)
+    if n_boards < 1:
+        raise ValueError(f"boards must be >= 1, got {boards}")
+    counts = split_boards(n_boards, weights)
+    pool = Pool(
+        {name: {"num_envs": counts[name], "config": configs[name]} for name in weights},
+        seed=seed,
+        num_threads=num_threads,
+    )
+    run_info = {
+        "players": [first.spec(), second.spec()],
+        "player_names": [first.name, second.name],
+        "seats": "fixed: player 0 (black) in seat 0",
+        "seed": seed,
+        "games_requested": int(games),
+        "boards": {name: counts[name] for name in weights},
+        "fiverow_version": _version(),
+        "numpy_version": np.__version__,
+        "python_version": platform.python_version(),
+        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
+    }
+    writer = {
+        "path": str(out),
+        "overwrite": bool(overwrite),
+        "gzip": gzip,
+        "flush_seconds": flush_seconds,
+        "run": json.dumps(run_info),
+        "groups": [
+            {"name": name, "config": json.dumps({"name": name, **configs[name].params})}
+            for name in weights
+        ],
+    }
+    sp = new_selfplay(
+        pool,
+        Pairing(first, second, alternate=False),
+        seed,
+        record_obs=obs,
+        record_policy=policy,
+        writer=writer,
+    )
+    bar = Progress(int(games), label="generate: ") if progress else None
+    start = time.perf_counter()
+    try:
+        played, interrupted = run(sp, int(games), bar.update if bar else None)
+    finally:
+        sp.close()  # whatever happened, the games written are made one file
+    seconds = time.perf_counter() - start
+    _, steps = sp.progress()
+    if bar:
+        bar.update(played, steps, final=True)
+    return GenerateResult(Path(out), played, steps, seconds, interrupted)
+
+
+def pack(path: str | Path) -> None:
+    """Make one self-contained file of a dataset whose run was killed (the file
+    then names segments under ``<path>.parts/``)."""
+    _core.pack(str(path))

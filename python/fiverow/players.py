@@ -1,0 +1,125 @@
+"""Built-in players, in C: ``random``, ``heuristic`` and ``mcts``.
+
+>>> import fiverow
+>>> from fiverow import players
+>>> env = fiverow.make_vec("freestyle", num_envs=64, seed=0)
+>>> obs, info = env.reset()
+>>> actions = players.make("heuristic").act(env)
+>>> obs, reward, terminated, truncated, info = env.step(actions)
+
+A player picks the move of the seat to act on every board at once (OpenMP
+over the boards). Its randomness (tie breaks, playouts) is drawn from the
+board's key, episode and step and the player's ``seed``: the same env seed
+gives the same moves on any number of threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .pool import Pool
+
+KINDS = ("random", "heuristic", "mcts")
+
+
+@dataclass(frozen=True)
+class Player:
+    """A built-in player and its parameters (the MCTS ones matter for ``mcts``).
+
+    - ``simulations``: playouts per move.
+    - ``rollout``: the playout policy, ``"heuristic"`` (epsilon-greedy) or ``"random"``.
+    - ``width``: children per tree node, the heuristic's best candidates (0: every
+      legal action).
+    - ``depth``: playout plies before an unfinished playout counts as a draw (or,
+      in scoring games, as won by the seat ahead).
+    - ``c_uct``: exploration constant; ``epsilon``: random moves in heuristic playouts.
+    - ``seed``: mixed into every decision's random stream.
+    """
+
+    kind: str = "random"
+    simulations: int = 400
+    rollout: str = "heuristic"
+    width: int = 10
+    depth: int = 60
+    c_uct: float = 1.0
+    epsilon: float = 0.1
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+        _core.check_player(self.spec())
+
+    @property
+    def name(self) -> str:
+        """Short name: ``random``, ``heuristic``, ``mcts:400``."""
+        return f"mcts:{self.simulations}" if self.kind == "mcts" else self.kind
+
+    def spec(self) -> dict[str, Any]:
+        """The parameters as the C core takes them."""
+        return asdict(self)
+
+    def act(
+        self, env: Any, *, policy: bool = False
+    ) -> npt.NDArray[np.int64] | tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """Actions for every board of a vector env (0 where an episode has ended,
+        which a next-step autoreset ignores). With ``policy=True`` also the
+        player's distribution over the actions, ``float32[num_envs, n_actions]``
+        (MCTS: visit counts; heuristic: its best moves, evenly; random: uniform
+        over the legal actions)."""
+        pool, name = _pool_of(env)
+        if name is None:
+            raise TypeError("act() takes a vector env; use act_pool() for a pool of several groups")
+        return act_pool(self, pool, policy=policy)[name]  # type: ignore[no-any-return]
+
+
+def act_pool(player: Player, pool: Pool, *, policy: bool = False) -> dict[str, Any]:
+    """:meth:`Player.act` on every group of a pool: ``{group: actions}`` (or
+    ``{group: (actions, policies)}``)."""
+    pool._require_reset()
+    groups = [pool.groups[name] for name in pool._order]
+    actions = [np.zeros(g.num_envs, dtype=np.int64) for g in groups]
+    policies = [np.zeros((g.num_envs, g.n_actions), dtype=np.float32) for g in groups]
+    _core.act(pool._batch, player.spec(), actions, policies if policy else None)
+    return {
+        g.name: (a, p) if policy else a for g, a, p in zip(groups, actions, policies, strict=True)
+    }
+
+
+def _pool_of(env: Any) -> tuple[Pool, str | None]:
+    if isinstance(env, Pool):
+        return env, env._order[0] if len(env._order) == 1 else None
+    pool = getattr(getattr(env, "unwrapped", env), "pool", None)
+    if isinstance(pool, Pool):
+        return pool, pool._order[0]
+    raise TypeError(f"act() takes a fiverow vector env or pool, got {type(env).__name__}")
+
+
+def make(name: str | Player = "random", **params: Any) -> Player:
+    """A player by name: ``make("heuristic")``, ``make("mcts", simulations=400)``,
+    or ``make("mcts:200")`` (the number after the colon is ``simulations``)."""
+    if isinstance(name, Player):
+        return replace(name, **params) if params else name
+    if not isinstance(name, str):
+        raise TypeError(f"a player is named by a string, got {type(name).__name__}")
+    kind, _, number = name.partition(":")
+    kind = kind.strip().lower()
+    if number:
+        if kind != "mcts":
+            raise ValueError(f"only mcts takes a number (its simulations): {name!r}")
+        try:
+            params.setdefault("simulations", int(number))
+        except ValueError:
+            raise ValueError(f"'{name}': the number after 'mcts:' must be an integer") from None
+    allowed = set(Player.__dataclass_fields__) - {"kind"}
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        raise ValueError(
+            f"unknown player parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(allowed))}"
+        )
+    return Player(kind=kind, **params)

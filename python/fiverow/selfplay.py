@@ -1,0 +1,163 @@
+"""Self-play runs in C: two built-in players over a pool of boards, with a
+progress display and a clean stop on Ctrl-C. Matches and dataset generation
+are both built on :func:`run`."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .players import Player
+from .pool import Pool
+
+#: One finished game, as the C core reports it (module_play.c: game_record).
+RECORD_DTYPE = np.dtype(
+    {
+        "names": [
+            "game",
+            "group",
+            "board",
+            "episode",
+            "length",
+            "scores",
+            "seat0_player",
+            "winner",
+            "truncated",
+            "black_seat",
+            "opening",
+        ],
+        "formats": ["<i8", "<i4", "<i4", "<u4", "<i4", ("<i4", 2), "i1", "i1", "i1", "i1", "i1"],
+        "offsets": [0, 8, 12, 16, 20, 24, 32, 33, 34, 35, 36],
+        "itemsize": 40,
+    }
+)
+assert _core.SelfPlay.record_size() == RECORD_DTYPE.itemsize
+
+#: Boards of a pool when the caller does not say: every game of a small run
+#: in one round, at most this many boards.
+MAX_BOARDS = 4096
+
+
+def default_boards(games: int) -> int:
+    return max(1, min(int(games), MAX_BOARDS))
+
+
+def split_boards(boards: int, weights: Mapping[str, float]) -> dict[str, int]:
+    """Boards per variant in proportion to the weights, at least one each."""
+    total = float(sum(weights.values()))
+    if total <= 0 or any(w <= 0 for w in weights.values()):
+        raise ValueError("mix weights must be positive numbers")
+    counts = {name: max(1, round(boards * w / total)) for name, w in weights.items()}
+    return counts
+
+
+class Progress:
+    """A one-line progress display on stderr: games, games/s, steps/s, ETA."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, label: str = "") -> None:
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.label = label
+        self.start = time.monotonic()
+        self.tty = self.stream.isatty()
+        self.last_line = self.start
+
+    def update(self, games: int, steps: int, final: bool = False) -> None:
+        now = time.monotonic()
+        # on a terminal the line redraws; elsewhere one line every 10 s
+        if not final and not self.tty and now - self.last_line < 10:
+            return
+        self.last_line = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = games / elapsed
+        eta = (self.total - games) / rate if rate > 0 else float("inf")
+        eta_text = "--:--" if eta == float("inf") else time.strftime("%H:%M:%S", time.gmtime(eta))
+        step_rate = steps / elapsed
+        steps_text = (
+            f"{step_rate / 1e6:,.2f} M" if step_rate >= 1e5 else f"{step_rate / 1e3:,.1f} k"
+        )
+        line = (
+            f"{self.label}{games}/{self.total} games  {rate:,.1f} games/s  "
+            f"{steps_text} steps/s  ETA {eta_text}"
+        )
+        end = "\n" if final or not self.tty else ""
+        self.stream.write(("\r" if self.tty else "") + line + end)
+        self.stream.flush()
+
+
+def run(
+    sp: Any, games: int, on_progress: Callable[[int, int], None] | None = None
+) -> tuple[int, bool]:
+    """Play ``games`` games on a ``_core.SelfPlay``; the C call runs in a worker
+    thread so that this one can show progress and take Ctrl-C, which stops the
+    games in play (finished games are kept). Returns (games played, interrupted)."""
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["games"] = sp.run(games)
+        except BaseException as e:  # handed to the caller's thread
+            result["error"] = e
+
+    worker = threading.Thread(target=work, name="fiverow-selfplay", daemon=True)
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+            if on_progress:
+                on_progress(*sp.progress())
+    except KeyboardInterrupt:
+        interrupted = True
+        sp.stop()
+        worker.join()
+    if "error" in result:
+        raise result["error"]
+    if on_progress:
+        on_progress(*sp.progress())
+    return int(result.get("games", 0)), interrupted
+
+
+def records(sp: Any) -> npt.NDArray[Any]:
+    """The finished games since the last call, as a structured array."""
+    return np.frombuffer(sp.take_records(), dtype=RECORD_DTYPE).copy()
+
+
+@dataclass
+class Pairing:
+    """Who plays: two players, seats fixed (``player_a`` in seat 0) or alternating."""
+
+    player_a: Player
+    player_b: Player
+    alternate: bool
+
+    def specs(self) -> list[dict[str, Any]]:
+        return [self.player_a.spec(), self.player_b.spec()]
+
+
+def new_selfplay(
+    pool: Pool,
+    pairing: Pairing,
+    seed: int,
+    *,
+    record_obs: bool = False,
+    record_policy: bool = False,
+    writer: dict[str, Any] | None = None,
+) -> Any:
+    return _core.SelfPlay(
+        pool._batch,
+        pairing.specs(),
+        seed,
+        pairing.alternate,
+        record_obs,
+        record_policy,
+        writer,
+    )
