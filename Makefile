@@ -35,9 +35,12 @@ $(EXT_STAMP): $(C_SOURCES) $(STAMP)
 
 build: $(EXT_STAMP)
 
-# The main job on a small built-in default: random self-play of every preset.
+# The main job on a small built-in default: a dataset of every preset (the
+# heuristic player against random), written to HDF5, and its summary.
 run: build
-	$(VENV)/bin/fiverow selfplay
+	@mkdir -p build
+	$(VENV)/bin/fiverow generate --mix all --games 480 --black heuristic --white random \
+		--seed 1 --out build/run.h5 --overwrite
 
 test: build
 	$(PY) -m pytest -q

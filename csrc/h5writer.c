@@ -100,6 +100,16 @@ struct h5writer {
 
 /* ---- small helpers ---- */
 
+/* Before the library's first use: no exit handler. Every file is closed
+ * explicitly; HDF5 1.10's handler crashes on a file whose close failed
+ * (after a full disk), and a killed run relies on nothing being flushed at
+ * exit anyway. Error stacks are read, not printed. */
+static void h5_init(void)
+{
+    H5dont_atexit(); /* fails harmlessly once the library is initialised */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -813,7 +823,7 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
                         int record_obs, int record_policy, const h5writer_options *o, char *err,
                         size_t errlen)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5_init();
     if (b->n_groups > MAX_GROUPS) {
         snprintf(err, errlen, "at most %d variants in one dataset", MAX_GROUPS);
         return NULL;
@@ -975,7 +985,7 @@ int h5writer_close(h5writer *w, int pack, char *err, size_t errlen)
 /* The writer a killed run left, read back from its file (no thread). */
 static h5writer *reopen(const char *path, char *err, size_t errlen)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5_init();
     h5writer *w = calloc(1, sizeof(*w));
     if (!w || set_paths(w, path)) {
         free_writer(w);
@@ -1104,6 +1114,7 @@ void h5writer_library_version(unsigned *major, unsigned *minor, unsigned *releas
 int h5writer_check_library(char *err, size_t errlen)
 {
     unsigned maj, min, rel;
+    h5_init();
     /* never H5check_version(): on a mismatch it aborts the interpreter */
     H5get_libversion(&maj, &min, &rel);
     if (maj != H5_VERS_MAJOR || min != H5_VERS_MINOR) {

@@ -41,14 +41,16 @@ typedef struct board_view {
     const uint8_t *status; /* gomorpion stone statuses, or NULL */
 } board_view;
 
-static int classify(const board_view *bv, int c, uint8_t stone)
+/* A cell as the patterns see it: empty, a stone that can join a run
+ * (CELL_BLACK / CELL_WHITE), or a cell that blocks both (a captured stone). */
+#define CELL_DEAD CELL_OFF
+
+static uint8_t content(const board_view *bv, int c)
 {
     uint8_t x = bv->cells[c];
-    if (x == CELL_EMPTY)
-        return CLS_EMPTY;
-    if (x == stone && !(bv->status && (bv->status[c] & STONE_STATUS) == STONE_CAPTURED))
-        return CLS_MINE;
-    return CLS_BLOCK;
+    if (x != CELL_EMPTY && bv->status && (bv->status[c] & STONE_STATUS) == STONE_CAPTURED)
+        return CELL_DEAD;
+    return x;
 }
 
 /* The cells of the line through c along axis, up to `reach` each way,
@@ -59,6 +61,9 @@ static int line_around(const geometry *g, int c, int axis, int reach, int16_t *o
 {
     int16_t back[LINE_MAX_CAP], fwd[LINE_MAX_CAP];
     int nb = 0, nf = 0;
+    /* only lines that turn or close in a short cycle can meet a cell twice */
+    int cycle = g->cycle ? g->cycle[c * g->n_axes + axis] : 0;
+    int check = g->next_od != NULL || (cycle && cycle <= 2 * reach + 1);
     for (int s = 0; s < 2; s++) {
         int od = 2 * axis + s, x = c;
         int16_t *dst = s ? back : fwd;
@@ -70,13 +75,15 @@ static int line_around(const geometry *g, int c, int axis, int reach, int16_t *o
                 edge[!s] = 1;
                 break;
             }
-            int seen = x == c;
-            for (int j = 0; j < nf && !seen; j++)
-                seen = fwd[j] == x;
-            for (int j = 0; j < nb && !seen; j++)
-                seen = back[j] == x;
-            if (seen)
-                break; /* a short cycle: every cell once */
+            if (check) {
+                int seen = x == c;
+                for (int j = 0; j < nf && !seen; j++)
+                    seen = fwd[j] == x;
+                for (int j = 0; j < nb && !seen; j++)
+                    seen = back[j] == x;
+                if (seen)
+                    break; /* a short cycle: every cell once */
+            }
             dst[(*n)++] = (int16_t)x;
         }
     }
@@ -109,99 +116,128 @@ static window_rule rule_for(const variant *v, uint8_t stone)
     return r;
 }
 
-/* Can the window [w, w + k) still become a winning run, given the cells
- * past its ends (CLS_*, or -1 past the edge)? */
+enum { PAST_EMPTY = 0, PAST_MINE = 1, PAST_THEIRS = 2, PAST_EDGE = 3 };
+
+/* Can a window still become a winning run, given what lies just past its
+ * two ends (PAST_*)? */
 static int window_alive(const window_rule *r, int before, int after)
 {
-    if (r->exact && (before == CLS_MINE || after == CLS_MINE))
+    if (r->exact && (before == PAST_MINE || after == PAST_MINE))
         return 0;
     switch (r->caro) {
-    case CARO_OPEN:
-        return before == CLS_EMPTY && after == CLS_EMPTY;
-    case CARO_NOT_BOTH_BLOCKED:
-        return !(before != CLS_EMPTY && after != CLS_EMPTY);
+    case CARO_OPEN: /* both end cells on the board and empty */
+        return before == PAST_EMPTY && after == PAST_EMPTY;
+    case CARO_NOT_BOTH_BLOCKED: /* a block: an opposing stone or the edge */
+        return !(before >= PAST_THEIRS && after >= PAST_THEIRS);
     case CARO_GOMOCUP:
-    case CARO_GOMOCUP6:
-        return !(before == CLS_BLOCK && after == CLS_BLOCK);
+    case CARO_GOMOCUP6: /* the edge never blocks */
+        return !(before == PAST_THEIRS && after == PAST_THEIRS);
     default:
         return 1;
     }
 }
 
-/* Pattern score of a stone of `stone` at empty cell c. */
-static float pattern_score(const board_view *bv, int c, uint8_t stone)
+/* The threats one stone makes along one line, summed over the axes. */
+typedef struct threats {
+    int fours, open_fours, threes, five;
+    float sum;
+} threats;
+
+/* Windows of k cells through position `at` of a line of n cells (contents
+ * x[], cell ids line[]), for a stone of `stone` placed at `at`. */
+static void read_windows(const window_rule *rule, int k, const uint8_t *x, const int16_t *line,
+                         int n, int at, const int edge[2], uint8_t stone, threats *t)
+{
+    /* small sums: more stones in more windows */
+    static const float window_weight[9] = {0, 1, 6, 36, 200, 400, 800, 1600, 3200};
+    int mine[2 * LINE_MAX_CAP + 2], blocked[2 * LINE_MAX_CAP + 2];
+    mine[0] = blocked[0] = 0;
+    for (int j = 0; j < n; j++) {
+        int m = j == at || x[j] == stone;
+        mine[j + 1] = mine[j] + m;
+        blocked[j + 1] = blocked[j] + (!m && x[j] != CELL_EMPTY);
+    }
+    int16_t completion[LINE_MAX_CAP];
+    int n_completion = 0, near_threes = 0;
+    int lo = at - k + 1 < 0 ? 0 : at - k + 1, hi = at < n - k ? at : n - k;
+    for (int w = lo; w <= hi; w++) {
+        if (blocked[w + k] != blocked[w])
+            continue;
+        int m = mine[w + k] - mine[w];
+        /* what lies past the ends (a walk cut off by its reach counts as open) */
+        int past[2];
+        for (int side = 0; side < 2; side++) {
+            int j = side ? w + k : w - 1;
+            if (j < 0 || j >= n)
+                past[side] = edge[side] ? PAST_EDGE : PAST_EMPTY;
+            else if (j == at || x[j] == stone)
+                past[side] = PAST_MINE;
+            else
+                past[side] = x[j] == CELL_EMPTY ? PAST_EMPTY : PAST_THEIRS;
+        }
+        if (!window_alive(rule, past[0], past[1]))
+            continue;
+        t->sum += window_weight[m < 8 ? m : 8];
+        if (m >= k) {
+            t->five = 1;
+        } else if (m == k - 1) {
+            int empty_at = -1;
+            for (int j = w; j < w + k; j++)
+                if (j != at && x[j] == CELL_EMPTY)
+                    empty_at = line[j];
+            int dup = 0;
+            for (int j = 0; j < n_completion; j++)
+                dup |= completion[j] == empty_at;
+            if (!dup)
+                completion[n_completion++] = (int16_t)empty_at;
+        } else if (m == k - 2) {
+            near_threes++;
+        }
+    }
+    if (n_completion >= 2)
+        t->open_fours++;
+    else if (n_completion == 1)
+        t->fours++;
+    else if (near_threes >= 2)
+        t->threes++;
+}
+
+static float tier_score(const threats *t)
+{
+    if (t->five)
+        return SCORE_FIVE;
+    float tier = 0;
+    if (t->open_fours || t->fours >= 2 || (t->fours && t->threes))
+        tier = SCORE_WIN_THREAT;
+    else if (t->threes >= 2)
+        tier = SCORE_DOUBLE_THREE;
+    else if (t->fours)
+        tier = SCORE_FOUR;
+    else if (t->threes)
+        tier = SCORE_OPEN_THREE;
+    return tier + t->sum;
+}
+
+/* Pattern scores of a stone at empty cell c: for `mine` (attack) plus the
+ * weighted score `theirs` would have there (defence). Each line is read once
+ * for both. */
+static float pattern_score(const board_view *bv, int c, uint8_t mine, uint8_t theirs)
 {
     const geometry *g = &bv->v->g;
     const int k = bv->v->p.connect;
-    const window_rule rule = rule_for(bv->v, stone);
-    /* small sums: more stones in more windows */
-    static const float window_weight[9] = {0, 1, 6, 36, 200, 400, 800, 1600, 3200};
-    int fours = 0, open_fours = 0, threes = 0, five = 0;
-    float sum = 0;
+    const window_rule rules[2] = {rule_for(bv->v, mine), rule_for(bv->v, theirs)};
+    threats t[2] = {{0}, {0}};
     for (int a = 0; a < g->n_axes; a++) {
         int16_t line[2 * LINE_MAX_CAP + 1];
-        int8_t cls[2 * LINE_MAX_CAP + 1];
+        uint8_t x[2 * LINE_MAX_CAP + 1];
         int at, edge[2];
         int n = line_around(g, c, a, k, line, &at, edge);
         for (int j = 0; j < n; j++)
-            cls[j] = (int8_t)(j == at ? CLS_MINE : classify(bv, line[j], stone));
-        int16_t completion[LINE_MAX_CAP];
-        int n_completion = 0, near_threes = 0;
-        int lo = at - k + 1 < 0 ? 0 : at - k + 1, hi = at < n - k ? at : n - k;
-        for (int w = lo; w <= hi; w++) {
-            int mine = 0, blocked = 0, empty_at = -1;
-            for (int j = w; j < w + k; j++) {
-                blocked |= cls[j] == CLS_BLOCK;
-                mine += cls[j] == CLS_MINE;
-                if (cls[j] == CLS_EMPTY)
-                    empty_at = line[j];
-            }
-            /* past the ends: a cell, or the edge (a cut-off walk counts as open) */
-            int before = w > 0 ? cls[w - 1] : edge[0] ? -1 : CLS_EMPTY;
-            int after = w + k < n ? cls[w + k] : edge[1] ? -1 : CLS_EMPTY;
-            if (before == -1 && rule.caro >= 0 && rule.caro != CARO_OPEN)
-                before = CLS_BLOCK; /* the edge: not empty, not a stone */
-            if (after == -1 && rule.caro >= 0 && rule.caro != CARO_OPEN)
-                after = CLS_BLOCK;
-            if (rule.caro == CARO_GOMOCUP || rule.caro == CARO_GOMOCUP6) {
-                /* gomocup: the edge never blocks */
-                before = w > 0 ? cls[w - 1] : CLS_EMPTY;
-                after = w + k < n ? cls[w + k] : CLS_EMPTY;
-            }
-            if (blocked || !window_alive(&rule, before, after))
-                continue;
-            sum += window_weight[mine < 8 ? mine : 8];
-            if (mine >= k)
-                five = 1;
-            else if (mine == k - 1) {
-                int dup = 0;
-                for (int j = 0; j < n_completion; j++)
-                    dup |= completion[j] == empty_at;
-                if (!dup)
-                    completion[n_completion++] = (int16_t)empty_at;
-            } else if (mine == k - 2) {
-                near_threes++;
-            }
-        }
-        if (n_completion >= 2)
-            open_fours++;
-        else if (n_completion == 1)
-            fours++;
-        else if (near_threes >= 2)
-            threes++;
+            x[j] = content(bv, line[j]);
+        read_windows(&rules[0], k, x, line, n, at, edge, mine, &t[0]);
+        read_windows(&rules[1], k, x, line, n, at, edge, theirs, &t[1]);
     }
-    if (five)
-        return SCORE_FIVE;
-    float tier = 0;
-    if (open_fours || fours >= 2 || (fours && threes))
-        tier = SCORE_WIN_THREAT;
-    else if (threes >= 2)
-        tier = SCORE_DOUBLE_THREE;
-    else if (fours)
-        tier = SCORE_FOUR;
-    else if (threes)
-        tier = SCORE_OPEN_THREE;
-    return tier + sum;
+    return tier_score(&t[0]) + DEFENCE_WEIGHT * tier_score(&t[1]);
 }
 
 /* Legal cells within two steps of a stone (any colour), as bits; the centre,
@@ -326,8 +362,7 @@ int heuristic_candidates(const variant *v, const board_hdr *b, policy_scratch *s
         if (bits_get(avoid, c))
             continue;
         cand[m] = c;
-        score[m++] =
-            pattern_score(&bv, c, my_stone) + DEFENCE_WEIGHT * pattern_score(&bv, c, their_stone);
+        score[m++] = pattern_score(&bv, c, my_stone, their_stone);
     }
     if (m == 0) /* every candidate was a foul: take any of them */
         return n;

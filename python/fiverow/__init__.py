@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from . import data, generate, players
 from .config import VariantConfig, param_specs, preset_names, resolve, variants
+from .match import Match
 from .pool import Pool
 from .registration import env_id, register_envs
 from .single import FiverowEnv, make
@@ -33,14 +35,18 @@ register_envs()
 __all__ = [
     "FiverowEnv",
     "FiverowVectorEnv",
+    "Match",
     "Pool",
     "VariantConfig",
     "__version__",
+    "data",
     "env_id",
+    "generate",
     "make",
     "make_pool",
     "make_vec",
     "param_specs",
+    "players",
     "preset_names",
     "register_envs",
     "resolve",

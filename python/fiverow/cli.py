@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .config import preset_names, variants
+from .config import param_specs, preset_names, variants
 from .stats import wilson_interval
 from .vector import make_vec
 
@@ -62,7 +62,9 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def _parse_mix(text: str) -> dict[str, float]:
-    """``freestyle:0.5,caro:0.5`` (a missing weight counts 1)."""
+    """``freestyle:0.5,caro:0.5`` (a missing weight counts 1); ``all``: every preset."""
+    if text.strip() == "all":
+        return {name: 1.0 for name in preset_names()}
     weights: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, weight = part.partition(":")
@@ -77,13 +79,21 @@ def _parse_mix(text: str) -> dict[str, float]:
     return weights
 
 
-def _parse_params(items: Sequence[str]) -> dict[str, str]:
-    params = {}
+def _parse_params(items: Sequence[str]) -> dict[str, Any]:
+    """``--param key=value`` items; integer parameters are read as integers."""
+    specs = param_specs()
+    params: dict[str, Any] = {}
     for item in items:
-        key, eq, value = item.partition("=")
+        key, eq, value = (part.strip() for part in item.partition("="))
         if not eq or not key:
             raise ValueError(f"--param takes key=value, got '{item}'")
-        params[key.strip()] = value.strip()
+        if key in specs and specs[key].choices is None:
+            try:
+                params[key] = int(value)
+            except ValueError:
+                raise ValueError(f"--param {key} must be an integer, got '{value}'") from None
+        else:
+            params[key] = value  # a choice, or an unknown key the resolver will name
     return params
 
 
@@ -173,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("generate", help="self-play games between built-in players, to HDF5")
     p.add_argument("--variant", default="freestyle", help="preset (default: freestyle)")
-    p.add_argument("--mix", default="", help="several presets in one pool: freestyle:0.5,caro:0.5")
+    p.add_argument(
+        "--mix", default="", help="several presets in one pool: freestyle:0.5,caro:0.5, or all"
+    )
     p.add_argument("--games", type=int, required=True, help="games to play")
     p.add_argument(
         "--black",

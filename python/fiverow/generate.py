@@ -2,7 +2,7 @@
 written to HDF5 by C (one writer thread owns the file; docs/hdf5.md).
 
 >>> import fiverow
->>> fiverow.generate("data.h5", "renju", games=1000, black="heuristic",
+>>> fiverow.generate.generate("data.h5", "renju", games=1000, black="heuristic",
 ...                  white="mcts:200", seed=1)  # doctest: +SKIP
 
 ``black`` plays the first seat in every game (it places black first; an
@@ -23,11 +23,10 @@ import numpy as np
 
 from . import _core
 from . import players as players_mod
-from .config import resolve
-from .match import variant_weights
+from .match import mixed_pool
 from .players import Player
-from .pool import Pool, check_seed
-from .selfplay import Pairing, Progress, default_boards, new_selfplay, run, split_boards
+from .pool import check_seed
+from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
 
 
 @dataclass
@@ -41,14 +40,6 @@ class GenerateResult:
     @property
     def steps_per_second(self) -> float:
         return self.steps / self.seconds if self.seconds > 0 else float("inf")
-
-
-def _variant_groups(
-    variants: str | Sequence[str] | Mapping[str, float], params: Mapping[str, Any]
-) -> tuple[dict[str, float], dict[str, Any]]:
-    weights = variant_weights(variants)
-    configs = {name: resolve(name, **params) for name in weights}
-    return weights, configs
 
 
 def _version() -> str:
@@ -89,23 +80,18 @@ def generate(
     seed = check_seed(seed) or 0
     first = players_mod.make(black)
     second = players_mod.make(white if white is not None else black)
-    weights, configs = _variant_groups(variants, params or {})
     n_boards = default_boards(games) if boards is None else int(boards)
     if n_boards < 1:
         raise ValueError(f"boards must be >= 1, got {boards}")
-    counts = split_boards(n_boards, weights)
-    pool = Pool(
-        {name: {"num_envs": counts[name], "config": configs[name]} for name in weights},
-        seed=seed,
-        num_threads=num_threads,
-    )
+    pool = mixed_pool(variants, n_boards, params, seed, num_threads)
+    groups = [pool.groups[name] for name in pool._order]
     run_info = {
         "players": [first.spec(), second.spec()],
         "player_names": [first.name, second.name],
         "seats": "fixed: player 0 (black) in seat 0",
         "seed": seed,
         "games_requested": int(games),
-        "boards": {name: counts[name] for name in weights},
+        "boards": {g.name: g.num_envs for g in groups},
         "fiverow_version": _version(),
         "numpy_version": np.__version__,
         "python_version": platform.python_version(),
@@ -118,8 +104,8 @@ def generate(
         "flush_seconds": flush_seconds,
         "run": json.dumps(run_info),
         "groups": [
-            {"name": name, "config": json.dumps({"name": name, **configs[name].params})}
-            for name in weights
+            {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
+            for g in groups
         ],
     }
     sp = new_selfplay(

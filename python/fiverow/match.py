@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import players as players_mod
+from .config import resolve
 from .players import Player
 from .pool import Pool, check_seed
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, records, run, split_boards
@@ -34,6 +35,22 @@ def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict
     if not names:
         raise ValueError("at least one variant is needed")
     return {name: 1.0 for name in names}
+
+
+def mixed_pool(
+    variants: str | Sequence[str] | Mapping[str, float],
+    boards: int,
+    params: Mapping[str, Any] | None,
+    seed: int,
+    num_threads: int | None,
+) -> Pool:
+    """A pool of the variants (presets, plus ``params`` overriding each), with
+    ``boards`` boards split by weight."""
+    weights = variant_weights(variants)
+    counts = split_boards(boards, weights)
+    configs = {name: resolve(name, **(params or {})) for name in weights}
+    groups = {name: {"num_envs": counts[name], "config": configs[name]} for name in weights}
+    return Pool(groups, seed=seed, num_threads=num_threads)
 
 
 @dataclass
@@ -92,7 +109,10 @@ class MatchResult:
 
 
 class Match:
-    """Player A against player B on one variant or a mix, ``games`` games."""
+    """Player A against player B on one variant or a mix, ``games`` games.
+
+    ``params`` override every variant's parameters (``{"size": 9}``);
+    ``alternate=False`` keeps player A in the first seat."""
 
     def __init__(
         self,
@@ -105,6 +125,7 @@ class Match:
         num_threads: int | None = None,
         boards: int | None = None,
         alternate: bool = True,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
             raise ValueError(f"games must be a positive integer, got {games!r}")
@@ -115,11 +136,13 @@ class Match:
         self.seed = check_seed(seed) or 0
         self.num_threads = num_threads
         self.boards = default_boards(self.games) if boards is None else int(boards)
+        if self.boards < 1:
+            raise ValueError(f"boards must be >= 1, got {boards}")
         self.alternate = alternate
+        self.params = dict(params or {})
 
     def play(self, progress: bool = False) -> MatchResult:
-        counts = split_boards(self.boards, self.weights)
-        pool = Pool(counts, seed=self.seed, num_threads=self.num_threads)
+        pool = mixed_pool(self.weights, self.boards, self.params, self.seed, self.num_threads)
         sp = new_selfplay(pool, Pairing(self.player_a, self.player_b, self.alternate), self.seed)
         bar = Progress(self.games, label="match: ") if progress else None
         played, interrupted = run(sp, self.games, bar.update if bar else None)

@@ -100,25 +100,30 @@ def run(
     thread so that this one can show progress and take Ctrl-C, which stops the
     games in play (finished games are kept). Returns (games played, interrupted)."""
     result: dict[str, Any] = {}
+    # Waited on instead of Thread.join(): on Python 3.11 a join() interrupted by
+    # Ctrl-C returns at once on the next call (CPython issue 90882).
+    finished = threading.Event()
 
     def work() -> None:
         try:
             result["games"] = sp.run(games)
         except BaseException as e:  # handed to the caller's thread
             result["error"] = e
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=work, name="fiverow-selfplay", daemon=True)
     worker.start()
     interrupted = False
-    try:
-        while worker.is_alive():
-            worker.join(0.25)
+    while not finished.is_set():
+        try:
+            finished.wait(0.25)
             if on_progress:
                 on_progress(*sp.progress())
-    except KeyboardInterrupt:
-        interrupted = True
-        sp.stop()
-        worker.join()
+        except KeyboardInterrupt:
+            interrupted = True  # stop the games in play; the finished ones are kept
+            sp.stop()
+    worker.join()
     if "error" in result:
         raise result["error"]
     if on_progress:

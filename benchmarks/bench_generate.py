@@ -1,0 +1,109 @@
+"""Dataset generation throughput: JSON lines of recorded steps per second.
+
+For each (variant, players) the same self-play run (same seed, same boards)
+is timed twice: with the HDF5 writer (the file packed at the end, included in
+the time) and without it (the games still recorded into the episode buffers,
+nothing written). The cost of recording is the relative difference; bytes
+per step is the packed file's size over the steps.
+
+    python benchmarks/bench_generate.py                        # random freestyle, 2 threads
+    python benchmarks/bench_generate.py --players heuristic --games 20000
+    python benchmarks/bench_generate.py --obs --games 20000    # observations recorded too
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+
+from fiverow import players
+from fiverow.generate import generate
+from fiverow.match import variant_weights
+from fiverow.pool import Pool
+from fiverow.selfplay import Pairing, default_boards, new_selfplay, split_boards
+
+
+def without_writer(variant: str, player: str, games: int, threads: int, seed: int) -> float:
+    """Seconds for the run with every step recorded in memory, nothing written."""
+    p = players.make(player)
+    boards = split_boards(default_boards(games), variant_weights(variant))
+    pool = Pool(boards, seed=seed, num_threads=threads)
+    sp = new_selfplay(pool, Pairing(p, p, alternate=False), seed)
+    start = time.perf_counter()
+    sp.run(games)
+    return time.perf_counter() - start
+
+
+def with_writer(
+    variant: str, player: str, games: int, threads: int, seed: int, obs: bool, gzip: int
+) -> tuple[float, int, int]:
+    """Seconds, steps and file bytes of the same run written to HDF5."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bench.h5")
+        start = time.perf_counter()
+        r = generate(
+            path,
+            variant,
+            games=games,
+            black=player,
+            seed=seed,
+            num_threads=threads,
+            obs=obs,
+            gzip=gzip,
+        )
+        seconds = time.perf_counter() - start
+        return seconds, r.steps, os.path.getsize(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", default="freestyle")
+    parser.add_argument("--players", default="random", help="comma-separated player names")
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--gzip", type=int, default=4)
+    parser.add_argument("--obs", action="store_true")
+    args = parser.parse_args()
+    for variant in args.variants.split(","):
+        for player in args.players.split(","):
+            plain, written = [], []
+            steps = size = 0
+            for r in range(args.repeats):
+                plain.append(without_writer(variant, player, args.games, args.threads, r))
+                seconds, steps, size = with_writer(
+                    variant, player, args.games, args.threads, r, args.obs, args.gzip
+                )
+                written.append((seconds, steps))
+            best_plain = min(plain)
+            best_written = min(s for s, _ in written)
+            median_written = statistics.median(s for s, _ in written)
+            print(
+                json.dumps(
+                    {
+                        "variant": variant,
+                        "players": player,
+                        "games": args.games,
+                        "threads": args.threads,
+                        "obs": args.obs,
+                        "gzip": args.gzip,
+                        "steps": steps,
+                        "recorded_steps_per_s": round(steps / best_written),
+                        "median_recorded_steps_per_s": round(steps / median_written),
+                        "unrecorded_steps_per_s": round(steps / best_plain),
+                        "recording_cost": round(best_written / best_plain - 1, 3),
+                        "bytes_per_step": round(size / steps, 3),
+                    }
+                ),
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
