@@ -22,24 +22,29 @@ import time
 
 from fiverow import players
 from fiverow.generate import generate
-from fiverow.match import variant_weights
-from fiverow.pool import Pool
-from fiverow.selfplay import Pairing, default_boards, new_selfplay, split_boards
+from fiverow.match import mixed_pool
+from fiverow.selfplay import Pairing, default_boards, new_selfplay, run
 
 
 def without_writer(variant: str, player: str, games: int, threads: int, seed: int) -> float:
-    """Seconds for the run with every step recorded in memory, nothing written."""
-    p = players.make(player)
-    boards = split_boards(default_boards(games), variant_weights(variant))
-    pool = Pool(boards, seed=seed, num_threads=threads)
-    sp = new_selfplay(pool, Pairing(p, p, alternate=False), seed)
+    """Seconds for the same run with every step recorded in memory and nothing
+    written: the pool, the players and the games, as generate() times them."""
     start = time.perf_counter()
-    sp.run(games)
+    p = players.make(player)
+    pool = mixed_pool(variant, default_boards(games), None, seed, threads)
+    sp = new_selfplay(pool, Pairing(p, p, alternate=False), seed)
+    run(sp, games)
     return time.perf_counter() - start
 
 
 def with_writer(
-    variant: str, player: str, games: int, threads: int, seed: int, obs: bool, gzip: int
+    variant: str,
+    player: str,
+    games: int,
+    threads: int,
+    seed: int,
+    obs: bool,
+    gzip: int,
 ) -> tuple[float, int, int]:
     """Seconds, steps and file bytes of the same run written to HDF5."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -78,7 +83,13 @@ def main() -> None:
             for r in range(args.repeats):
                 plain.append(without_writer(variant, player, args.games, args.threads, r))
                 seconds, steps, size = with_writer(
-                    variant, player, args.games, args.threads, r, args.obs, args.gzip
+                    variant,
+                    player,
+                    args.games,
+                    args.threads,
+                    r,
+                    args.obs,
+                    args.gzip,
                 )
                 written.append((seconds, steps))
             best_plain = min(plain)

@@ -94,6 +94,7 @@ struct h5writer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     const episode_buf *pending, *in_use;
+    double last_round; /* seconds the last write_round took */
     int quit, failed, started;
     char error[1024];
 };
@@ -625,8 +626,35 @@ static int write_attrs(h5writer *w, hid_t file, int packed)
 
 /* Write the file aside, then rename it over `path` (atomic on one file
  * system): a reader, or a kill, sees the old file or the new one. */
+/* A run of one segment: that segment becomes the packed file, its datasets
+ * in place (no copy), with the attributes and the segment table added. */
+static int promote_segment(h5writer *w, char *err, size_t errlen)
+{
+    char seg_file[4096];
+    snprintf(seg_file, sizeof(seg_file), "%s/seg-%06d.h5", w->parts, w->segs[0].index);
+    hid_t file = H5Fopen(seg_file, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (file < 0) {
+        h5_fail(err, errlen, "cannot open segment", seg_file);
+        return -1;
+    }
+    int rc = write_segment_table(w, file) || write_attrs(w, file, 1) ? -1 : 0;
+    if (rc)
+        h5_fail(err, errlen, "cannot write the attributes of", seg_file);
+    if (H5Fclose(file) < 0 && !rc) {
+        h5_fail(err, errlen, "cannot close", seg_file);
+        rc = -1;
+    }
+    if (!rc && rename(seg_file, w->path) != 0) {
+        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", seg_file, w->path, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
 static int write_file(h5writer *w, int packed, char *err, size_t errlen)
 {
+    if (packed && w->n_segs == 1)
+        return promote_segment(w, err, errlen);
     char tmp[4096], seg_file[4096], src[256], dst[256];
     snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", w->path, (long)getpid());
     hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -762,8 +790,11 @@ static void *writer_main(void *arg)
         w->pending = NULL;
         pthread_cond_broadcast(&w->cv);
         pthread_mutex_unlock(&w->mu);
+        double t0 = now_seconds();
         int rc = w->failed ? 0 : write_round(w, w->in_use, w->n_boards);
+        double took = now_seconds() - t0;
         pthread_mutex_lock(&w->mu);
+        w->last_round = took;
         if (rc)
             w->failed = 1;
         w->in_use = NULL;
@@ -935,12 +966,22 @@ int h5writer_submit(h5writer *w, const episode_buf *bufs)
     return failed ? -1 : 0;
 }
 
-void h5writer_wait(h5writer *w, const episode_buf *bufs)
+double h5writer_wait(h5writer *w, const episode_buf *bufs)
 {
+    double t0 = now_seconds();
     pthread_mutex_lock(&w->mu);
     while (w->pending == bufs || w->in_use == bufs)
         pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
+    return now_seconds() - t0;
+}
+
+double h5writer_last_round_seconds(h5writer *w)
+{
+    pthread_mutex_lock(&w->mu);
+    double t = w->last_round;
+    pthread_mutex_unlock(&w->mu);
+    return t;
 }
 
 const char *h5writer_failed(h5writer *w)

@@ -44,8 +44,10 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
 /* Hand over a round's buffers (one per board of the batch, in order); the
  * played episodes are written. Returns -1 if the writer has failed. */
 int h5writer_submit(h5writer *w, const episode_buf *bufs);
-/* Wait until the writer no longer reads bufs. */
-void h5writer_wait(h5writer *w, const episode_buf *bufs);
+/* Wait until the writer no longer reads bufs; returns the seconds waited. */
+double h5writer_wait(h5writer *w, const episode_buf *bufs);
+/* Seconds the writer spent on the last round it wrote. */
+double h5writer_last_round_seconds(h5writer *w);
 /* The writer thread's error, or NULL. */
 const char *h5writer_failed(h5writer *w);
 

@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "game.h"
 #include "h5writer.h"
@@ -234,7 +235,25 @@ typedef struct {
     game_record *records;
     size_t n_records, cap_records;
     int running;
+    int threads;       /* threads of the next round */
+    double last_round; /* seconds the last round played */
 } SelfPlayObject;
+
+/* Play threads while writing. Play and the writer share the cores: when
+ * rounds wait for the writer (compression of fast random games), a play
+ * thread gives its core to the writer; when the writer needs well under
+ * half a round's time, the thread comes back. The games do not depend on
+ * the thread count, only the speed does. */
+static void adapt_threads(SelfPlayObject *self, double waited, int max_threads)
+{
+    double writing = h5writer_last_round_seconds(self->writer), round = self->last_round;
+    if (round <= 0)
+        return;
+    if (waited > 0.05 * round && self->threads > 1)
+        self->threads--;
+    else if (waited == 0 && writing < 0.4 * round && self->threads < max_threads)
+        self->threads++;
+}
 
 static void SelfPlay_dealloc(SelfPlayObject *self)
 {
@@ -296,6 +315,7 @@ static h5writer *open_writer(SelfPlayObject *self, PyObject *w)
     double gzip = 4, flush = 2.0;
     PyObject *ov = PyDict_GetItemString(w, "overwrite");
     o.overwrite = ov && PyObject_IsTrue(ov);
+
     if (get_number(w, "gzip", &gzip) || get_number(w, "flush_seconds", &flush))
         return NULL;
     if (gzip < 0 || gzip > 9 || gzip != (int)gzip) {
@@ -366,6 +386,7 @@ static int SelfPlay_init(SelfPlayObject *self, PyObject *args, PyObject *kwds)
     }
     if (writer != Py_None && !(self->writer = open_writer(self, writer)))
         return -1;
+    self->threads = batch_team_size(bo->b);
     return 0;
 }
 
@@ -434,6 +455,7 @@ static PyObject *SelfPlay_run(SelfPlayObject *self, PyObject *args)
     self->batch->busy = 1;
     long long done = 0;
     const char *error = NULL;
+    const int max_threads = batch_team_size(sp->b);
     Py_BEGIN_ALLOW_THREADS;
     while (done < games) {
         if (atomic_load(&sp->stop))
@@ -441,9 +463,18 @@ static PyObject *SelfPlay_run(SelfPlayObject *self, PyObject *args)
         int n_total = sp->b->n_total;
         int n = games - done < n_total ? (int)(games - done) : n_total;
         episode_buf *bufs = self->bufs[self->cur];
-        if (self->writer)
-            h5writer_wait(self->writer, bufs); /* the round before last is written */
-        int r = selfplay_round(sp, self->next_game, n, bufs);
+        if (self->writer) {
+            /* the round before last must be written before its buffers are
+             * reused; a writer that keeps play waiting is short of a core */
+            double waited = h5writer_wait(self->writer, bufs);
+            adapt_threads(self, waited, max_threads);
+        }
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int r = selfplay_round(sp, self->next_game, n, bufs, self->threads);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        self->last_round =
+            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         if (r < 0 || keep_records(self, bufs)) {
             error = "out of memory";
             break;

@@ -121,38 +121,51 @@ static int grow(const selfplay *sp, const variant *v, episode_buf *e)
 }
 
 /* One whole game on board i of group gi; 1 if it ended, 0 if stopped, -1
- * out of memory. */
+ * out of memory. The step count and the buffers stay in locals while the
+ * game runs: neighbouring boards' episode_buf structs share cache lines,
+ * and other threads play those boards. */
 static int play_game(selfplay *sp, int gi, int i, int slot, episode_buf *e)
 {
     group *g = &sp->b->groups[gi];
     const variant *v = &g->v;
     policy_scratch *scratch = sp->scratch[slot];
     float *policy = sp->record_policy ? sp->policy_tmp[slot] : NULL;
-    size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+    const size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
     batch_start_episode(sp->b, gi, i);
     board_hdr *h = group_board(g, i);
-    e->n = 0;
+    const player_spec *seat_player[2] = {&sp->players[e->player[0]], &sp->players[e->player[1]]};
     e->episode = h->episode;
+    int n = 0, cap = e->cap;
+    int16_t *action = e->action;
+    int8_t *seat = e->seat, *colour = e->colour;
     while (h->status == STATUS_ONGOING) {
         if (atomic_load_explicit(&sp->stop, memory_order_relaxed))
             return 0;
-        if (grow(sp, v, e))
-            return -1;
-        const player_spec *ps = &sp->players[e->player[h->seat]];
+        if (n == cap) {
+            e->n = n;
+            if (grow(sp, v, e))
+                return -1;
+            cap = e->cap;
+            action = e->action;
+            seat = e->seat;
+            colour = e->colour;
+        }
+        const player_spec *ps = seat_player[h->seat];
         if (sp->record_obs)
-            game_write_obs(v, h, OBS_ABSOLUTE, e->obs + (size_t)e->n * obs_bytes);
+            game_write_obs(v, h, OBS_ABSOLUTE, e->obs + (size_t)n * obs_bytes);
         int a = policy_act(ps, v, h, scratch, policy_decision_key(ps, h), policy);
-        e->action[e->n] = (int16_t)a;
-        e->seat[e->n] = (int8_t)h->seat;
-        e->colour[e->n] = (int8_t)h->colour;
+        action[n] = (int16_t)a;
+        seat[n] = (int8_t)h->seat;
+        colour[n] = (int8_t)h->colour;
         if (policy) {
-            uint16_t *dst = e->policy + (size_t)e->n * (size_t)v->n_actions;
+            uint16_t *dst = e->policy + (size_t)n * (size_t)v->n_actions;
             for (int k = 0; k < v->n_actions; k++)
                 dst[k] = half_from_float(policy[k]);
         }
-        e->n++;
+        n++;
         game_step(v, h, a);
     }
+    e->n = n;
     e->winner = h->winner;
     e->truncated = h->status == STATUS_TRUNCATED;
     e->black_seat = (int8_t)h->black_seat;
@@ -186,7 +199,7 @@ static void choose_boards(const batch *b, int n, uint8_t *plays)
     }
 }
 
-int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs)
+int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs, int threads)
 {
     batch *b = sp->b;
     uint8_t *plays = malloc((size_t)b->n_total);
@@ -216,8 +229,17 @@ int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs)
             game++;
         }
     int completed = 0, failed = 0;
-    const int n_groups = b->n_groups, threads = batch_team_size(b);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)                \
+    const int n_groups = b->n_groups;
+    if (threads > batch_team_size(b))
+        threads = batch_team_size(b);
+    if (threads < 1)
+        threads = 1;
+    /* games differ in length: hand them out dynamically, a few boards at a
+     * time (fewer hand-outs, neighbouring boards on one thread) while there
+     * are many per thread, one at a time when there are few */
+    int chunk = b->n_total / (threads * 32);
+    chunk = chunk < 1 ? 1 : chunk > 16 ? 16 : chunk;
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads) if (threads > 1)            \
     reduction(+ : completed) reduction(| : failed)
     for (int j = 0; j < b->n_total; j++) {
         if (!plays[j])

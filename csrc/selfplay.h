@@ -55,8 +55,9 @@ void selfplay_buffers_free(const selfplay *sp, episode_buf *bufs);
 
 /* Play games first_game .. first_game + n - 1 (n <= boards; when fewer than
  * all boards play, each group gives its share), one per board, into bufs
- * (indexed by board in batch order). Returns the games completed; fewer
- * when stopped, -1 when out of memory. */
-int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs);
+ * (indexed by board in batch order), on at most `threads` threads (the
+ * games do not depend on it). Returns the games completed; fewer when
+ * stopped, -1 when out of memory. */
+int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs, int threads);
 
 #endif

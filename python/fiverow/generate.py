@@ -71,7 +71,8 @@ def generate(
     ``variants``: a preset, a list of presets, or ``{preset: weight}`` to mix
     several in one pool (boards split by weight). ``params`` override every
     variant's parameters. ``obs`` records each mover's observation, ``policy``
-    the mover's policy (float16; MCTS: visit counts). ``boards``: boards played
+    the mover's policy (float16; MCTS: visit counts). ``gzip``: the level of
+    the gzip + shuffle filters (0: none). ``boards``: boards played
     in parallel (default: all games in one round, at most 4096). Ctrl-C stops
     the run; the games finished by then are kept.
     """

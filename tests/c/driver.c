@@ -274,7 +274,7 @@ static void cmd_selfplay(char *args)
         int n = games - done < B->n_total ? games - done : B->n_total;
         if (w)
             h5writer_wait(w, bufs[cur]);
-        int r = selfplay_round(sp, done, n, bufs[cur]);
+        int r = selfplay_round(sp, done, n, bufs[cur], B->num_threads);
         if (r <= 0)
             break;
         for (int j = 0; j < B->n_total; j++)
