@@ -26,13 +26,15 @@ from fiverow.match import mixed_pool
 from fiverow.selfplay import Pairing, default_boards, new_selfplay, run
 
 
-def without_writer(variant: str, player: str, games: int, threads: int, seed: int) -> float:
+def without_writer(
+    variant: str, player: str, games: int, threads: int, seed: int, obs: bool
+) -> float:
     """Seconds for the same run with every step recorded in memory and nothing
     written: the pool, the players and the games, as generate() times them."""
     start = time.perf_counter()
     p = players.make(player)
     pool = mixed_pool(variant, default_boards(games), None, seed, threads)
-    sp = new_selfplay(pool, Pairing(p, p, alternate=False), seed)
+    sp = new_selfplay(pool, Pairing(p, p, alternate=False), seed, record_obs=obs)
     run(sp, games)
     return time.perf_counter() - start
 
@@ -81,7 +83,7 @@ def main() -> None:
             plain, written = [], []
             steps = size = 0
             for r in range(args.repeats):
-                plain.append(without_writer(variant, player, args.games, args.threads, r))
+                plain.append(without_writer(variant, player, args.games, args.threads, r, args.obs))
                 seconds, steps, size = with_writer(
                     variant,
                     player,

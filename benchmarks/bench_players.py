@@ -17,10 +17,14 @@ import json
 import time
 
 import fiverow
+from fiverow import players
 from fiverow.match import Match
+from fiverow.players import Player
 
 
-def play(variant: str, a: str, b: str, games: int, threads: int, params: dict) -> dict:
+def play(
+    variant: str, a: str | Player, b: str | Player, games: int, threads: int, params: dict
+) -> dict:
     start = time.perf_counter()
     out = Match(variant, a, b, games=games, seed=1, num_threads=threads, params=params).play()
     score = out.variants[0]
@@ -28,7 +32,7 @@ def play(variant: str, a: str, b: str, games: int, threads: int, params: dict) -
     return {
         "variant": variant,
         "params": params,
-        "player_a": out.player_a,
+        "player_a": out.player_a + (f" ({a.rollout} playouts)" if isinstance(a, Player) else ""),
         "player_b": out.player_b,
         "games": score.games,
         "a_wins": score.wins,
@@ -49,6 +53,7 @@ def main() -> None:
     parser.add_argument("--random-games", type=int, default=400)
     parser.add_argument("--mcts-games", type=int, default=100)
     parser.add_argument("--simulations", type=int, default=400)
+    parser.add_argument("--rollout", default="heuristic", choices=["heuristic", "random"])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--skip-random", action="store_true")
@@ -64,7 +69,7 @@ def main() -> None:
                 flush=True,
             )
         if not args.skip_mcts:
-            mcts = f"mcts:{args.simulations}"
+            mcts = players.make("mcts", simulations=args.simulations, rollout=args.rollout)
             print(
                 json.dumps(play(variant, mcts, "heuristic", args.mcts_games, args.threads, params)),
                 flush=True,

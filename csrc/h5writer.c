@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "protocol.h"
+
 #define MAX_GROUPS 64
 #define STEP_CHUNK_ROWS 65536
 #define EPISODE_CHUNK_ROWS 4096
@@ -597,7 +599,14 @@ static int write_attrs(h5writer *w, hid_t file, int packed)
             strcat(names, "\n");
     }
     int64_t seed = (int64_t)w->seed;
+    char openings[26 * 32] = "";
+    for (int k = 0; k < 26; k++) {
+        strcat(openings, protocol_opening_name(k));
+        if (k < 25)
+            strcat(openings, "\n");
+    }
     if (set_str_attr(file, "format", H5WRITER_FORMAT) ||
+        set_str_attr(file, "opening_names", openings) ||
         set_int_attr(file, "format_version", &version, 1) ||
         set_str_attr(file, "created", w->created) || set_str_attr(file, "hdf5_version", lib) ||
         set_str_attr(file, "run", w->run_json) || set_str_attr(file, "variants", names) ||

@@ -222,7 +222,8 @@ typedef struct game_record {
     int32_t length;
     int32_t scores[2];
     int8_t seat0_player, winner, truncated, black_seat, opening;
-    uint8_t pad[3];
+    uint8_t pad;
+    int16_t last_action; /* the game's last action (the winning move of a decided game) */
 } game_record;
 
 typedef struct {
@@ -434,6 +435,7 @@ static int keep_records(SelfPlayObject *self, const episode_buf *bufs)
         r->truncated = e->truncated;
         r->black_seat = e->black_seat;
         r->opening = e->opening;
+        r->last_action = e->n ? e->action[e->n - 1] : -1;
     }
     return 0;
 }

@@ -18,13 +18,16 @@ void player_spec_default(player_spec *ps, int kind)
     ps->width = 10;
     ps->depth = 60;
     ps->c_uct = 1.0f;
-    ps->epsilon = 0.1f;
+    /* MCTS playouts explore; the heuristic player itself does not */
+    ps->epsilon = kind == PLAYER_MCTS ? 0.1f : 0.0f;
 }
 
 const char *player_spec_check(const player_spec *ps)
 {
     if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_MCTS)
         return "player must be random, heuristic or mcts";
+    if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
+        return "epsilon must be in [0, 1]";
     if (ps->kind != PLAYER_MCTS)
         return NULL;
     if (ps->simulations < 1 || ps->simulations > 1000000)
@@ -116,7 +119,7 @@ int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, poli
     int a;
     switch (ps->kind) {
     case PLAYER_HEURISTIC:
-        a = heuristic_move(v, b, s, key, &ctr, 0.0f);
+        a = heuristic_move(v, b, s, key, &ctr, ps->epsilon);
         if (policy) {
             int n = heuristic_candidates(v, b, s, s->cand, s->score, v->n_actions);
             if (n)

@@ -404,11 +404,13 @@ def test_match_records_and_alternating_seats():
         "truncated",
         "black_seat",
         "opening",
+        "last_action",
     )
     assert sorted(g["game"].tolist()) == list(range(50))
     np.testing.assert_array_equal(g["seat0_player"], g["game"] % 2)
     assert set(np.unique(g["winner"])) <= {-1, 0, 1}
     assert np.all(g["length"] >= 9)  # five stones of the winner need nine moves
+    assert np.all((g["last_action"] >= 0) & (g["last_action"] < 225))
     # the heuristic (A) wins from either seat: A holds seat 1 when seat0_player == 1
     for seat in (0, 1):
         mine = g[g["seat0_player"] == seat]

@@ -69,6 +69,13 @@ class Episode:
     def length(self) -> int:
         return len(self.actions)
 
+    @property
+    def opening_name(self) -> str | None:
+        """The renju opening's name (``"D4 Kagetsu"``), or None."""
+        from .renju import OPENINGS
+
+        return OPENINGS[self.opening] if 0 <= self.opening < len(OPENINGS) else None
+
 
 @dataclass
 class Replay:

@@ -37,7 +37,10 @@ class Player:
       legal action).
     - ``depth``: playout plies before an unfinished playout counts as a draw (or,
       in scoring games, as won by the seat ahead).
-    - ``c_uct``: exploration constant; ``epsilon``: random moves in heuristic playouts.
+    - ``c_uct``: exploration constant.
+    - ``epsilon``: the probability of a random candidate instead of the best, in
+      heuristic moves: the heuristic player's own (default 0) or MCTS playouts'
+      (default 0.1). A little makes heuristic self-play games differ.
     - ``seed``: mixed into every decision's random stream.
     """
 
@@ -47,18 +50,24 @@ class Player:
     width: int = 10
     depth: int = 60
     c_uct: float = 1.0
-    epsilon: float = 0.1
+    epsilon: float | None = None  # None: 0 for the heuristic, 0.1 for MCTS playouts
     seed: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+        if self.epsilon is None:
+            object.__setattr__(self, "epsilon", 0.1 if self.kind == "mcts" else 0.0)
         _core.check_player(self.spec())
 
     @property
     def name(self) -> str:
-        """Short name: ``random``, ``heuristic``, ``mcts:400``."""
-        return f"mcts:{self.simulations}" if self.kind == "mcts" else self.kind
+        """Short name: ``random``, ``heuristic``, ``heuristic(epsilon=0.1)``, ``mcts:400``."""
+        if self.kind == "mcts":
+            return f"mcts:{self.simulations}"
+        if self.kind == "heuristic" and self.epsilon:
+            return f"heuristic(epsilon={self.epsilon:g})"
+        return self.kind
 
     def spec(self) -> dict[str, Any]:
         """The parameters as the C core takes them."""
