@@ -32,7 +32,7 @@ import numpy.typing as npt
 from . import players as players_mod
 from .match import mixed_pool, variant_weights
 from .pool import check_seed
-from .selfplay import Pairing, Progress, new_selfplay, records
+from .selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
 from .selfplay import run as play_games
 from .stats import (
     SPRT,
@@ -312,7 +312,9 @@ def run(
     if bar:
         g_done, s_done = sp.progress()
         bar.update(g_done, s_done, final=True)
-    games_done = np.concatenate(collected) if collected else np.zeros(0)
+    games_done: npt.NDArray[Any] = (
+        np.concatenate(collected) if collected else np.zeros(0, dtype=RECORD_DTYPE)
+    )
     results = []
     for gi, g in enumerate(groups):
         mine = games_done[games_done["group"] == gi]
