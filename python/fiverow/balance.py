@@ -376,7 +376,9 @@ def from_dataset(path: str | Path) -> BalanceReport:
             per_cell = int(vd.config["modulus"]) if vd.config["rule"] == "modlinseq" else 1
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
             results.append(
-                _variant_result(name, winners, e["length"], last, vd.obs_shape[1:], per_cell)
+                _variant_result(
+                    name, winners, e["length"], last, (vd.obs_shape[1], vd.obs_shape[2]), per_cell
+                )
             )
         settings = {
             "players": ds.players,
