@@ -67,6 +67,8 @@ class StopRule:
             raise ValueError(f"stop rule must be 'sprt' or 'width', got {self.kind!r}")
         if self.kind == "sprt" and not 0 < self.delta < 0.5:
             raise ValueError(f"delta must be in (0, 0.5), got {self.delta}")
+        if self.kind == "sprt":
+            SPRT(0.5, 0.5 + self.delta, self.alpha, self.beta)  # checks alpha and beta
         if self.kind == "width" and not 0 < self.width < 1:
             raise ValueError(f"width must be in (0, 1), got {self.width}")
 
@@ -273,8 +275,9 @@ def run(
     ``players``: one player (both seats), or two (player 0 in the first seat;
     with ``swap=True`` the seats alternate game by game). ``stop`` ends the
     run once every variant is decided. ``params`` override every variant."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
+    games = int(games)
     seed = check_seed(seed) or 0
     chosen = [players_mod.make(p) for p in players]
     if not 1 <= len(chosen) <= 2:
@@ -303,10 +306,16 @@ def run(
         if interrupted or n == 0:
             break
         if stop is not None:
-            games_so_far = np.concatenate(collected)
+            new = collected[-1]
+            so_far = np.concatenate(collected)
             for gi, g in enumerate(groups):
-                w = games_so_far["winner"][games_so_far["group"] == gi]
-                decisions[g.name] = _decide(stop, w, tests.setdefault(g.name, []))
+                if decisions[g.name] is None:  # a verdict, once reached, stands
+                    mine = new[new["group"] == gi]
+                    in_order = mine["winner"][np.argsort(mine["game"], kind="stable")]
+                    every = so_far["winner"][so_far["group"] == gi]
+                    decisions[g.name] = _decide(
+                        stop, in_order, every, tests.setdefault(g.name, _sprts(stop))
+                    )
             if all(decisions.values()):
                 break
     if bar:
@@ -337,18 +346,27 @@ def run(
     return BalanceReport(results, compare_variants(outcomes), settings)
 
 
-def _decide(stop: StopRule, winners: npt.NDArray[Any], tests: list[SPRT]) -> str | None:
-    first = int(np.sum(winners == 0))
-    second = int(np.sum(winners == 1))
+def _sprts(stop: StopRule) -> list[SPRT]:
+    """The first seat's test and the second seat's."""
+    return [SPRT(0.5, 0.5 + stop.delta, stop.alpha, stop.beta) for _ in range(2)]
+
+
+def _decide(
+    stop: StopRule,
+    new_winners: npt.NDArray[Any],
+    all_winners: npt.NDArray[Any],
+    tests: list[SPRT],
+) -> str | None:
+    """A variant's verdict after a round: ``new_winners`` are the round's games
+    in game order, ``all_winners`` every game so far."""
     if stop.kind == "width":
-        return "width" if interval_width_reached(first, len(winners), stop.width) else None
-    # two one-sided SPRTs on decisive games, re-run on the whole sequence
-    # (the counts are sums: order within a round does not matter to the LLR)
-    tests.clear()
-    for wins, losses in ((first, second), (second, first)):
-        t = SPRT(0.5, 0.5 + stop.delta, stop.alpha, stop.beta)
-        t.update(wins, losses)
-        tests.append(t)
+        first = int(np.sum(all_winners == 0))
+        return "width" if interval_width_reached(first, len(all_winners), stop.width) else None
+    # each SPRT sees the decisive games one at a time, in order, and keeps
+    # the verdict of its first crossing
+    decisive = new_winners[new_winners >= 0]
+    tests[0].update_sequence(decisive == 0)
+    tests[1].update_sequence(decisive == 1)
     a, b = tests[0].decision, tests[1].decision
     if a == "H1":
         return "first seat favoured"

@@ -61,7 +61,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_mix(text: str) -> dict[str, float]:
+def _parse_mix(text: str, option: str = "--mix") -> dict[str, float]:
     """``freestyle:0.5,caro:0.5`` (a missing weight counts 1); ``all``: every preset."""
     if text.strip() == "all":
         return {name: 1.0 for name in preset_names()}
@@ -72,11 +72,27 @@ def _parse_mix(text: str) -> dict[str, float]:
             weights[name] = float(weight) if weight else 1.0
         except ValueError:
             raise ValueError(
-                f"--mix: weight of '{name}' must be a number, got '{weight}'"
+                f"{option}: weight of '{name}' must be a number, got '{weight}'"
             ) from None
     if not weights:
-        raise ValueError("--mix needs at least one variant")
+        raise ValueError(f"{option} needs at least one variant")
     return weights
+
+
+def split_players(text: str) -> list[str]:
+    """``heuristic(epsilon=0.1),mcts:50(rollout=random)``: commas inside
+    parentheses belong to a player."""
+    out, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    out.append(current.strip())
+    return [p for p in out if p]
 
 
 def _parse_params(items: Sequence[str]) -> dict[str, Any]:
@@ -159,6 +175,52 @@ def _pack(args: argparse.Namespace) -> int:
     return 0
 
 
+def _balance(args: argparse.Namespace) -> int:
+    from . import balance
+
+    if args.dataset:
+        report = balance.from_dataset(args.dataset)
+    else:
+        names = list(_parse_mix(args.variants, "--variants")) if args.variants else preset_names()
+        stop = None
+        if args.stop:
+            stop = balance.StopRule(args.stop, delta=args.delta, width=args.width)
+        report = balance.run(
+            names,
+            split_players(args.players),
+            games=args.games,
+            seed=args.seed,
+            num_threads=args.threads,
+            swap=args.swap,
+            stop=stop,
+            params=_parse_params(args.param),
+            progress=not args.quiet,
+        )
+    if args.ladder:
+        variant = report.results[0].variant
+        report.ratings[variant] = balance.ladder(
+            variant,
+            split_players(args.ladder),
+            games=args.ladder_games,
+            seed=args.seed,
+            num_threads=args.threads,
+            params=_parse_params(args.param),
+        )
+    if args.json:
+        print(json.dumps(report.to_json(), default=str))
+    else:
+        print(report.table())
+        for variant, ratings in report.ratings.items():
+            print(f"Elo on {variant}:")
+            for p, (e, lo, hi) in ratings.as_dict().items():
+                print(f"  {p:<24}{e:+8.0f}  [{lo:+.0f}, {hi:+.0f}]")
+    if args.out:
+        files = report.write(args.out, plots=not args.no_plots)
+        if not args.json:
+            print("wrote " + ", ".join(str(f) for f in files.values()))
+    return 0
+
+
 def _variants(args: argparse.Namespace) -> int:
     for name, description in variants().items():
         print(f"{name:<16} {description}")
@@ -218,6 +280,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     p.set_defaults(func=_generate)
+
+    p = sub.add_parser("balance", help="how balanced the variants are: games, statistics, report")
+    p.add_argument("--variants", default="", help="comma-separated presets (default: all), or all")
+    p.add_argument(
+        "--players",
+        default="heuristic",
+        help="one player (both seats) or two, comma-separated (first seat first)",
+    )
+    p.add_argument(
+        "--swap", action="store_true", help="with two players, alternate their seats game by game"
+    )
+    p.add_argument("--games", type=int, default=1000, help="games per variant (at most)")
+    p.add_argument(
+        "--stop",
+        choices=["sprt", "width"],
+        default=None,
+        help="end a variant once decided: SPRT on the first seat's share of decisive "
+        "games, or an interval width",
+    )
+    p.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is p = 0.5 + delta")
+    p.add_argument("--width", type=float, default=0.05, help="target 95%% interval width")
+    p.add_argument("--dataset", default=None, help="read the games of a dataset instead")
+    p.add_argument(
+        "--ladder",
+        default="",
+        help="Elo ladder of players on the first variant, e.g. random,heuristic,mcts:100",
+    )
+    p.add_argument("--ladder-games", type=int, default=100, help="games per pair of the ladder")
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--out", default=None, help="directory for report.md, report.json, plots")
+    p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_balance)
 
     p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")
     p.add_argument("path")

@@ -25,6 +25,7 @@ from . import _core
 from .pool import Pool
 
 KINDS = ("random", "heuristic", "mcts")
+_MCTS_SHOWN = ("rollout", "width", "depth", "c_uct", "epsilon")
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,24 @@ class Player:
 
     @property
     def name(self) -> str:
-        """Short name: ``random``, ``heuristic``, ``heuristic(epsilon=0.1)``, ``mcts:400``."""
-        if self.kind == "mcts":
-            return f"mcts:{self.simulations}"
-        if self.kind == "heuristic" and self.epsilon:
-            return f"heuristic(epsilon={self.epsilon:g})"
-        return self.kind
+        """Short name, which :func:`make` reads back: ``random``, ``heuristic``,
+        ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``
+        (parameters shown where they differ from the defaults)."""
+        if self.kind == "random":
+            return "random"
+        defaults = Player(kind=self.kind)
+        shown = ("epsilon",) if self.kind == "heuristic" else _MCTS_SHOWN
+        changed = [
+            f"{k}={getattr(self, k):g}"
+            if isinstance(getattr(self, k), float)
+            else f"{k}={getattr(self, k)}"
+            for k in shown
+            if getattr(self, k) != getattr(defaults, k)
+        ]
+        if self.seed:
+            changed.append(f"seed={self.seed}")
+        base = f"mcts:{self.simulations}" if self.kind == "mcts" else self.kind
+        return base + (f"({','.join(changed)})" if changed else "")
 
     def spec(self) -> dict[str, Any]:
         """The parameters as the C core takes them."""
@@ -109,13 +122,32 @@ def _pool_of(env: Any) -> tuple[Pool, str | None]:
     raise TypeError(f"act() takes a fiverow vector env or pool, got {type(env).__name__}")
 
 
+def _parse_value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
 def make(name: str | Player = "random", **params: Any) -> Player:
     """A player by name: ``make("heuristic")``, ``make("mcts", simulations=400)``,
-    or ``make("mcts:200")`` (the number after the colon is ``simulations``)."""
+    ``make("mcts:200")`` (the number after the colon is ``simulations``), or
+    with parameters in parentheses, as :attr:`Player.name` writes them:
+    ``make("heuristic(epsilon=0.1)")``, ``make("mcts:100(rollout=random)")``."""
     if isinstance(name, Player):
         return replace(name, **params) if params else name
     if not isinstance(name, str):
         raise TypeError(f"a player is named by a string, got {type(name).__name__}")
+    name = name.strip()
+    if name.endswith(")") and "(" in name:
+        name, _, inner = name[:-1].partition("(")
+        for item in filter(None, (i.strip() for i in inner.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"player parameters in parentheses are key=value, got {item!r}")
+            params.setdefault(key.strip(), _parse_value(value.strip()))
     kind, _, number = name.partition(":")
     kind = kind.strip().lower()
     if number:

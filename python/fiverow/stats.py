@@ -32,7 +32,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact ends where rounding would leave the observed rate outside
+    low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes == trials else min(1.0, max(p, centre + half))
+    return (low, high)
 
 
 def normal_cdf(x: float) -> float:
@@ -379,16 +382,26 @@ def elo_ratings(
     bootstrap: int = 200,
     seed: int = 0,
 ) -> Ratings:
-    """Elo ratings with percentile bootstrap intervals (games resampled)."""
-    a = np.asarray(a)
-    b = np.asarray(b)
+    """Elo ratings with parametric-bootstrap 95% intervals: the same games
+    re-played from the fitted model (each pairing's draws at its observed
+    rate), the ratings refitted, percentiles taken. Resampling the observed
+    games instead would give a clean sweep an interval of zero width."""
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
     s = np.asarray(score, dtype=np.float64)
     n = len(players)
     elo = fit_elo(n, a, b, s)
+    # the model's chance that a beats b, and each pairing's draw rate
+    p_win = 1.0 / (1.0 + 10.0 ** ((elo[b] - elo[a]) / 400.0))
+    pair = np.minimum(a, b) * n + np.maximum(a, b)
+    draws = np.bincount(pair, weights=(s == 0.5), minlength=n * n)
+    counts = np.maximum(np.bincount(pair, minlength=n * n), 1)
+    p_draw = (draws / counts)[pair]
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, n))
     for k in range(bootstrap):
-        idx = rng.integers(0, len(s), len(s))
-        samples[k] = fit_elo(n, a[idx], b[idx], s[idx], iters=200)
+        u = rng.random(len(s))
+        resampled = np.where(u < p_draw, 0.5, (u < p_draw + (1 - p_draw) * p_win) * 1.0)
+        samples[k] = fit_elo(n, a, b, resampled, iters=200)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
-    return Ratings(list(players), elo, low, high)
+    return Ratings(list(players), elo, np.minimum(low, elo), np.maximum(high, elo))
