@@ -18,6 +18,7 @@ import time
 
 import fiverow
 from fiverow import players
+from fiverow.cli import parse_params
 from fiverow.match import Match
 from fiverow.players import Player
 
@@ -59,7 +60,7 @@ def main() -> None:
     parser.add_argument("--skip-random", action="store_true")
     parser.add_argument("--skip-mcts", action="store_true")
     args = parser.parse_args()
-    params = dict(p.split("=", 1) for p in args.param)
+    params = parse_params(args.param)
     for variant in args.variants.split(","):
         if not args.skip_random:
             print(

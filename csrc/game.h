@@ -88,6 +88,10 @@ void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, in
  * board, win under the line rule? (Renju: black needs exactly five, white
  * five or more.) */
 int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
+/* The moves that win at once for the side to act under a line rule (normal
+ * play; none for Gomorpion and MODLINSEQ, whose fives end casts or do not
+ * count), at most max of them, into out. */
+int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
 

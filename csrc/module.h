@@ -23,5 +23,7 @@ int check_format(const Py_buffer *view, const char *accepted);
 /* module_play.c: players, self-play and replays; adds its types and
  * functions to the module. */
 int module_play_add(PyObject *m);
+/* module_search.c: the batched search. */
+int module_search_add(PyObject *m);
 
 #endif

@@ -3,6 +3,7 @@
  * conventions). A move wins if any axis through it wins. */
 #include "game.h"
 #include "lines.h"
+#include "protocol.h"
 
 static int caro_axis_wins(int conv, const uint8_t *cells, int len, int k, const int ends[2],
                           uint8_t stone)
@@ -98,4 +99,28 @@ int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
     default:
         return place_bits(v, bits, cells, p, stone, RULE_CARO);
     }
+}
+
+int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max)
+{
+    if (b->phase != PHASE_PLAY || b->status != STATUS_ONGOING || v->p.rule == RULE_MODLINSEQ ||
+        v->p.rule == RULE_GOMORPION)
+        return 0;
+    const geometry *g = &v->g;
+    const uint8_t *cells = board_cells_c(v, b);
+    const uint64_t *legal = board_legal_c(v, b);
+    const uint8_t stone = (uint8_t)(b->colour + 1);
+    int n = 0;
+    for (int w = 0; w < BITS_WORDS(g->n_cells) && n < max; w++)
+        for (uint64_t x = legal[w]; x && n < max; x &= x - 1) {
+            int c = w * 64 + __builtin_ctzll(x), near = 0;
+            /* a winning cell touches a stone of the mover along some line */
+            for (int od = 0; od < g->n_od && !near; od++) {
+                int d = od, nb = geom_step(g, c, &d);
+                near = nb != GEOM_NONE && cells[nb] == stone;
+            }
+            if (near && lines_wins(v, b, c, stone))
+                out[n++] = c;
+        }
+    return n;
 }

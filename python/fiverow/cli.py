@@ -95,7 +95,7 @@ def split_players(text: str) -> list[str]:
     return [p for p in out if p]
 
 
-def _parse_params(items: Sequence[str]) -> dict[str, Any]:
+def parse_params(items: Sequence[str]) -> dict[str, Any]:
     """``--param key=value`` items; integer parameters are read as integers."""
     specs = param_specs()
     params: dict[str, Any] = {}
@@ -132,7 +132,7 @@ def _generate(args: argparse.Namespace) -> int:
         gzip=args.gzip,
         flush_seconds=args.flush_seconds,
         progress=not args.quiet,
-        params=_parse_params(args.param),
+        params=parse_params(args.param),
     )
     state = "interrupted, kept" if result.interrupted else "wrote"
     print(
@@ -193,7 +193,7 @@ def _balance(args: argparse.Namespace) -> int:
             num_threads=args.threads,
             swap=args.swap,
             stop=stop,
-            params=_parse_params(args.param),
+            params=parse_params(args.param),
             progress=not args.quiet,
         )
     if args.ladder:
@@ -204,7 +204,7 @@ def _balance(args: argparse.Namespace) -> int:
             games=args.ladder_games,
             seed=args.seed,
             num_threads=args.threads,
-            params=_parse_params(args.param),
+            params=parse_params(args.param),
         )
     if args.json:
         print(json.dumps(report.to_json(), default=str))

@@ -1,0 +1,797 @@
+#include "search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "rng.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum { NODE_NEW = 0, NODE_PENDING = 1, NODE_INNER = 2, NODE_END = 3 };
+
+/* A visited position. Its moves are edges, which get a node once visited. */
+typedef struct snode {
+    int32_t parent;
+    int32_t edge_first, n_edges;
+    int32_t win_edge; /* an edge that wins at once, or -1 */
+    int32_t visits, vloss;
+    float value_sum; /* for `seat`: the seat that played `action` into this node */
+    float end_value; /* NODE_END: the game's result for `seat` */
+    int32_t action;
+    int8_t seat;    /* -1 at the root */
+    int8_t to_play; /* the seat to act here (known once expanded) */
+    uint8_t state;
+} snode;
+
+typedef struct sedge {
+    int32_t action;
+    float prior;
+    int32_t child; /* node, -1 until visited */
+} sedge;
+
+/* Moves that win at once, found when a leaf is written: the search takes
+ * one whenever it can, so that a threat two plies deep is seen by the first
+ * descent that meets it, whatever the priors say. */
+#define WIN_MOVES 4
+
+typedef struct stree {
+    snode *nodes;
+    sedge *edges;
+    int32_t n_nodes, cap_nodes, n_edges, cap_edges;
+    int32_t root;
+    int sims;   /* evaluations of this move */
+    int active; /* the board is ongoing and searched this move */
+    uint32_t episode;
+    uint16_t steps; /* the root's position */
+    uint64_t key;   /* the move's random stream (noise, action draws) */
+    uint32_t ctr;
+    int n_leaves; /* leaves out this round */
+    int32_t *leaf_node;
+    int8_t *leaf_seat;
+    int32_t *leaf_slot; /* compact slot of each leaf in its group's buffers */
+    int32_t *leaf_wins; /* [leaves_per_round][WIN_MOVES]: winning moves, -1 padded */
+    int failed;         /* out of memory: the tree stops growing */
+} stree;
+
+struct search {
+    batch *b;
+    search_params p;
+    int n_trees;
+    stree *trees;
+    int *tree_group, *tree_board;
+    int n_threads;
+    uint8_t **scratch;     /* [threads] a board state */
+    int32_t **path;        /* [threads] [max_steps + 1] */
+    int *round_count;      /* [groups] leaves of the last round */
+    uint8_t **round_masks; /* [groups] where they were written */
+};
+
+/* ---- memory ---- */
+
+static int grow_nodes(stree *t, int more)
+{
+    if (t->n_nodes + more <= t->cap_nodes)
+        return 0;
+    int cap = t->cap_nodes ? t->cap_nodes : 64;
+    while (cap < t->n_nodes + more)
+        cap *= 2;
+    snode *p = realloc(t->nodes, sizeof(snode) * (size_t)cap);
+    if (!p)
+        return -1;
+    t->nodes = p;
+    t->cap_nodes = cap;
+    return 0;
+}
+
+static int grow_edges(stree *t, int more)
+{
+    if (t->n_edges + more <= t->cap_edges)
+        return 0;
+    int cap = t->cap_edges ? t->cap_edges : 256;
+    while (cap < t->n_edges + more)
+        cap *= 2;
+    sedge *p = realloc(t->edges, sizeof(sedge) * (size_t)cap);
+    if (!p)
+        return -1;
+    t->edges = p;
+    t->cap_edges = cap;
+    return 0;
+}
+
+static int32_t new_node(stree *t, int32_t parent, int32_t action, int seat)
+{
+    if (grow_nodes(t, 1))
+        return -1;
+    snode *n = &t->nodes[t->n_nodes];
+    memset(n, 0, sizeof(*n));
+    n->parent = parent;
+    n->edge_first = -1;
+    n->win_edge = -1;
+    n->action = action;
+    n->seat = (int8_t)seat;
+    n->state = NODE_NEW;
+    return t->n_nodes++;
+}
+
+static void reset_tree(stree *t, const board_hdr *h)
+{
+    t->n_nodes = t->n_edges = 0;
+    t->root = new_node(t, -1, -1, -1);
+    t->failed = t->root < 0;
+    t->episode = h->episode;
+    t->steps = h->steps;
+}
+
+search *search_new(batch *b, const search_params *p, char *err, size_t errlen)
+{
+    if (p->simulations < 1 || p->leaves_per_round < 1 || !(p->c_puct >= 0) ||
+        !(p->dirichlet_alpha >= 0) || !(p->dirichlet_fraction >= 0 && p->dirichlet_fraction <= 1)) {
+        snprintf(err, errlen,
+                 "simulations and leaves_per_round must be >= 1, c_puct and dirichlet_alpha >= 0, "
+                 "dirichlet_fraction in [0, 1]");
+        return NULL;
+    }
+    search *s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->b = b;
+    s->p = *p;
+    s->n_trees = b->n_total;
+    s->n_threads = batch_team_size(b);
+    s->trees = calloc((size_t)s->n_trees, sizeof(stree));
+    s->tree_group = malloc(sizeof(int) * (size_t)s->n_trees);
+    s->tree_board = malloc(sizeof(int) * (size_t)s->n_trees);
+    s->scratch = calloc((size_t)s->n_threads, sizeof(uint8_t *));
+    s->path = calloc((size_t)s->n_threads, sizeof(int32_t *));
+    s->round_count = calloc((size_t)b->n_groups, sizeof(int));
+    s->round_masks = calloc((size_t)b->n_groups, sizeof(uint8_t *));
+    int ok = s->trees && s->tree_group && s->tree_board && s->scratch && s->path &&
+             s->round_count && s->round_masks;
+    size_t state = 0;
+    int max_steps = 0;
+    for (int g = 0; g < b->n_groups; g++) {
+        state = b->groups[g].v.state_size > state ? b->groups[g].v.state_size : state;
+        max_steps = b->groups[g].v.max_steps > max_steps ? b->groups[g].v.max_steps : max_steps;
+    }
+    for (int k = 0; ok && k < s->n_threads; k++) {
+        s->scratch[k] = aligned_alloc(64, (state + 63) & ~(size_t)63);
+        s->path[k] = malloc(sizeof(int32_t) * ((size_t)max_steps + 2));
+        ok = s->scratch[k] && s->path[k];
+    }
+    for (int g = 0, t = 0; ok && g < b->n_groups; g++)
+        for (int i = 0; i < b->groups[g].n; i++, t++) {
+            stree *tr = &s->trees[t];
+            s->tree_group[t] = g;
+            s->tree_board[t] = i;
+            tr->leaf_node = malloc(sizeof(int32_t) * (size_t)p->leaves_per_round);
+            tr->leaf_seat = malloc((size_t)p->leaves_per_round);
+            tr->leaf_slot = malloc(sizeof(int32_t) * (size_t)p->leaves_per_round);
+            tr->leaf_wins = malloc(sizeof(int32_t) * WIN_MOVES * (size_t)p->leaves_per_round);
+            ok = tr->leaf_node && tr->leaf_seat && tr->leaf_slot && tr->leaf_wins;
+            tr->root = -1;
+        }
+    if (!ok) {
+        search_free(s);
+        snprintf(err, errlen, "out of memory for %d trees", b->n_total);
+        return NULL;
+    }
+    return s;
+}
+
+void search_free(search *s)
+{
+    if (!s)
+        return;
+    for (int t = 0; s->trees && t < s->n_trees; t++) {
+        free(s->trees[t].nodes);
+        free(s->trees[t].edges);
+        free(s->trees[t].leaf_node);
+        free(s->trees[t].leaf_seat);
+        free(s->trees[t].leaf_slot);
+        free(s->trees[t].leaf_wins);
+    }
+    for (int k = 0; k < s->n_threads; k++) {
+        if (s->scratch)
+            free(s->scratch[k]);
+        if (s->path)
+            free(s->path[k]);
+    }
+    free(s->scratch);
+    free(s->path);
+    free(s->trees);
+    free(s->tree_group);
+    free(s->tree_board);
+    free(s->round_count);
+    free(s->round_masks);
+    free(s);
+}
+
+int search_leaves_per_round(const search *s)
+{
+    return s->p.leaves_per_round;
+}
+
+size_t search_nodes(const search *s)
+{
+    size_t n = 0;
+    for (int t = 0; t < s->n_trees; t++)
+        n += (size_t)s->trees[t].n_nodes;
+    return n;
+}
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* ---- a move's search ---- */
+
+static const board_hdr *root_board(const search *s, int t)
+{
+    const group *g = &s->b->groups[s->tree_group[t]];
+    return group_board(g, s->tree_board[t]);
+}
+
+/* Gamma(alpha, 1) by Marsaglia and Tsang (alpha < 1 through alpha + 1). */
+static double gamma_draw(double alpha, uint64_t key, uint32_t *ctr)
+{
+    double boost = 1.0;
+    if (alpha < 1.0) {
+        boost = pow(rng_unit(rng_at(key, (*ctr)++)) + 1e-300, 1.0 / alpha);
+        alpha += 1.0;
+    }
+    double d = alpha - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double u1 = rng_unit(rng_at(key, (*ctr)++)) + 1e-300, u2 = rng_unit(rng_at(key, (*ctr)++));
+        double x = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2); /* Box-Muller */
+        double vv = 1.0 + c * x;
+        if (vv <= 0)
+            continue;
+        vv = vv * vv * vv;
+        double u = rng_unit(rng_at(key, (*ctr)++));
+        if (u < 1.0 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1.0 - vv + log(vv)))
+            return boost * d * vv;
+    }
+}
+
+/* Dirichlet noise mixed into the root's priors (AlphaZero's exploration):
+ * once, when a node becomes the root (a node is the root at most once). */
+static void add_noise(const search *s, stree *tr)
+{
+    if (s->p.dirichlet_alpha <= 0 || s->p.dirichlet_fraction <= 0)
+        return;
+    snode *root = &tr->nodes[tr->root];
+    int n = root->n_edges;
+    double *noise = malloc(sizeof(double) * (size_t)(n ? n : 1)), total = 0;
+    if (!noise)
+        return;
+    for (int k = 0; k < n; k++)
+        total += noise[k] = gamma_draw(s->p.dirichlet_alpha, tr->key, &tr->ctr);
+    const float f = s->p.dirichlet_fraction;
+    for (int k = 0; k < n && total > 0; k++) {
+        sedge *e = &tr->edges[root->edge_first + k];
+        e->prior = (1.0f - f) * e->prior + f * (float)(noise[k] / total);
+    }
+    free(noise);
+}
+
+void search_begin(search *s)
+{
+    const uint64_t mix = rng_mix64(s->p.seed + 0x243f6a8885a308d3ULL);
+#pragma omp parallel for schedule(static) num_threads(s->n_threads) if (s->n_threads > 1)
+    for (int t = 0; t < s->n_trees; t++) {
+        stree *tr = &s->trees[t];
+        const board_hdr *h = root_board(s, t);
+        tr->active = h->status == STATUS_ONGOING;
+        tr->sims = 0;
+        tr->n_leaves = 0;
+        if (!tr->active)
+            continue;
+        if (tr->root < 0 || tr->episode != h->episode || tr->steps != h->steps || !s->p.reuse_tree)
+            reset_tree(tr, h);
+        tr->key = rng_key(h->board_key ^ mix, h->episode, h->steps, RNG_STREAM_PLAYER);
+        tr->ctr = 0;
+        if (!tr->failed && tr->nodes[tr->root].state == NODE_INNER)
+            add_noise(s, tr); /* a reused root gets this move's noise too */
+    }
+}
+
+/* Result of a finished game for `seat`. */
+static float end_value_for(const board_hdr *h, int seat)
+{
+    if (h->status != STATUS_TERMINATED || h->winner < 0)
+        return 0.0f;
+    return h->winner == seat ? 1.0f : -1.0f;
+}
+
+/* Back a value up from node (for the seat that played into it, or for
+ * `to_play` when leaf_is_to_play) to the root; vloss taken off the path. */
+static void backup(stree *tr, int32_t node, float value, int value_seat, int with_vloss)
+{
+    for (int32_t n = node; n >= 0; n = tr->nodes[n].parent) {
+        snode *nd = &tr->nodes[n];
+        nd->visits++;
+        if (with_vloss && n != tr->root)
+            nd->vloss--;
+        if (nd->seat >= 0)
+            nd->value_sum += nd->seat == value_seat ? value : -value;
+    }
+}
+
+/* The edge PUCT picks at node. */
+static int32_t pick_edge(const search *s, const stree *tr, const snode *nd)
+{
+    if (nd->win_edge >= 0)
+        return nd->win_edge;
+    const float sqrt_n = sqrtf((float)(nd->visits + nd->vloss) + 1e-8f);
+    const float c = s->p.c_puct;
+    int32_t best = nd->edge_first;
+    float best_u = -INFINITY;
+    for (int32_t e = nd->edge_first; e < nd->edge_first + nd->n_edges; e++) {
+        const sedge *ed = &tr->edges[e];
+        float q = 0.0f;
+        int32_t n = 0;
+        if (ed->child >= 0) {
+            const snode *ch = &tr->nodes[ed->child];
+            n = ch->visits + ch->vloss;
+            /* each virtual loss counts as a lost visit */
+            q = n > 0 ? (ch->value_sum - (float)ch->vloss) / (float)n : 0.0f;
+        }
+        float u = q + c * ed->prior * sqrt_n / (1.0f + (float)n);
+        if (u > best_u) {
+            best_u = u;
+            best = e;
+        }
+    }
+    return best;
+}
+
+/* Rebuild the position of `node` into the thread's scratch board. */
+static board_hdr *position_of(search *s, int t, int32_t node)
+{
+    stree *tr = &s->trees[t];
+    const group *g = &s->b->groups[s->tree_group[t]];
+    const variant *v = &g->v;
+    int tid = thread_id();
+    board_hdr *h = (board_hdr *)s->scratch[tid];
+    int32_t *path = s->path[tid];
+    int depth = 0;
+    for (int32_t n = node; n != tr->root; n = tr->nodes[n].parent)
+        path[depth++] = tr->nodes[n].action;
+    memcpy(h, root_board(s, t), v->state_size);
+    for (int d = depth - 1; d >= 0; d--)
+        game_step(v, h, path[d]);
+    return h;
+}
+
+/* One descent; returns 1 if it left a leaf to evaluate, 0 if it ended on a
+ * finished game (backed up at once), -1 on a collision or no room. */
+static int descend(search *s, int t, uint8_t *obs, uint8_t *mask)
+{
+    stree *tr = &s->trees[t];
+    const group *g = &s->b->groups[s->tree_group[t]];
+    const variant *v = &g->v;
+    int32_t node = tr->root;
+    for (;;) {
+        snode *nd = &tr->nodes[node];
+        if (nd->state == NODE_END) {
+            backup(tr, node, nd->end_value, nd->seat, 1);
+            return 0;
+        }
+        if (nd->state == NODE_PENDING) { /* taken this round: give the path back */
+            for (int32_t n = node; n != tr->root; n = tr->nodes[n].parent)
+                tr->nodes[n].vloss--;
+            return -1;
+        }
+        if (nd->state == NODE_NEW) {
+            const board_hdr *h = position_of(s, t, node);
+            if (h->status != STATUS_ONGOING) {
+                nd->state = NODE_END;
+                nd->end_value = end_value_for(h, nd->seat);
+                backup(tr, node, nd->end_value, nd->seat, 1);
+                return 0;
+            }
+            nd->state = NODE_PENDING;
+            game_write_obs(v, h, OBS_ABSOLUTE, obs);
+            bits_to_bytes(board_legal_c(v, h), v->n_actions, mask);
+            tr->leaf_node[tr->n_leaves] = node;
+            tr->leaf_seat[tr->n_leaves] = (int8_t)h->seat;
+            int32_t *wins = tr->leaf_wins + (size_t)tr->n_leaves * WIN_MOVES;
+            int n_wins = lines_winning_moves(v, h, wins, WIN_MOVES);
+            for (int k = n_wins; k < WIN_MOVES; k++)
+                wins[k] = -1;
+            return 1;
+        }
+        /* inner: follow PUCT, creating the child node on its first visit */
+        int32_t e = pick_edge(s, tr, nd);
+        int32_t child = tr->edges[e].child;
+        if (child < 0) {
+            child = new_node(tr, node, tr->edges[e].action, tr->nodes[node].to_play);
+            if (child < 0) {
+                tr->failed = 1;
+                for (int32_t n = node; n != tr->root; n = tr->nodes[n].parent)
+                    tr->nodes[n].vloss--;
+                return -1;
+            }
+            tr->edges[e].child = child;
+        }
+        tr->nodes[child].vloss++;
+        node = child;
+    }
+}
+
+/* ---- rounds ---- */
+
+static int descend_all(search *s, search_leaves *out)
+{
+    batch *b = s->b;
+    const int L = s->p.leaves_per_round;
+    int leaves = 0, active = 0;
+    /* each tree writes its leaves into its own rows (board * L + k), then
+     * the rows are packed in tree order: slots do not depend on threads */
+#pragma omp parallel for schedule(dynamic, 8) num_threads(s->n_threads) if (s->n_threads > 1)      \
+    reduction(+ : leaves, active)
+    for (int t = 0; t < s->n_trees; t++) {
+        stree *tr = &s->trees[t];
+        tr->n_leaves = 0;
+        if (!tr->active || tr->failed)
+            continue;
+        const int gi = s->tree_group[t], i = s->tree_board[t];
+        const variant *v = &b->groups[gi].v;
+        const size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+        /* at most L descents a round, whether they end on a leaf or on a
+         * finished game: a tree whose best leaf waits for the network under
+         * virtual loss would otherwise spend its simulations re-reading
+         * known results elsewhere */
+        int budget = s->p.simulations - tr->sims;
+        for (int d = 0; d < L && budget > 0; d++) {
+            size_t row = (size_t)i * (size_t)L + (size_t)tr->n_leaves;
+            int r = descend(s, t, out->obs[gi] + row * obs_bytes,
+                            out->masks[gi] + row * (size_t)v->n_actions);
+            if (r < 0)
+                break;
+            budget--;
+            if (r == 0) /* a finished game, scored by the rules */
+                tr->sims++;
+            else
+                tr->n_leaves++;
+        }
+        if (tr->sims >= s->p.simulations && tr->n_leaves == 0)
+            tr->active = 0;
+        leaves += tr->n_leaves;
+        active += tr->active;
+    }
+    return leaves ? leaves : active ? -1 : 0;
+}
+
+int search_select(search *s, search_leaves *out)
+{
+    batch *b = s->b;
+    const int L = s->p.leaves_per_round;
+    /* rounds that only met finished games leave nothing to evaluate: go on
+     * until there is a leaf or every tree has its simulations */
+    while (descend_all(s, out) < 0)
+        ;
+    int total = 0;
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        const variant *v = &b->groups[gi].v;
+        const size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+        int count = 0;
+        for (int t = 0; t < s->n_trees; t++) {
+            if (s->tree_group[t] != gi)
+                continue;
+            stree *tr = &s->trees[t];
+            const int i = s->tree_board[t];
+            for (int k = 0; k < tr->n_leaves; k++, count++) {
+                size_t row = (size_t)i * (size_t)L + (size_t)k;
+                if (row != (size_t)count) { /* rows only move towards the front */
+                    memmove(out->obs[gi] + (size_t)count * obs_bytes,
+                            out->obs[gi] + row * obs_bytes, obs_bytes);
+                    memmove(out->masks[gi] + (size_t)count * v->n_actions,
+                            out->masks[gi] + row * v->n_actions, (size_t)v->n_actions);
+                }
+                out->to_play[gi][count] = tr->leaf_seat[k];
+                out->board[gi][count] = i;
+                tr->leaf_slot[k] = count;
+            }
+        }
+        out->count[gi] = count;
+        s->round_count[gi] = count;
+        s->round_masks[gi] = out->masks[gi];
+        total += count;
+    }
+    return total;
+}
+
+const char *search_expand(search *s, const float *const *priors, const float *const *values)
+{
+    batch *b = s->b;
+    /* everything is checked before anything changes */
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        const variant *v = &b->groups[gi].v;
+        for (int k = 0; k < s->round_count[gi]; k++) {
+            float value = values[gi][k];
+            if (!isfinite(value) || value < -1.0f - 1e-4f || value > 1.0f + 1e-4f)
+                return "values must be finite numbers in [-1, 1]";
+            const float *p = priors[gi] + (size_t)k * v->n_actions;
+            for (int a = 0; a < v->n_actions; a++)
+                if (!isfinite(p[a]) || p[a] < 0)
+                    return "priors must be finite and non-negative";
+        }
+    }
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic, 8) num_threads(s->n_threads) if (s->n_threads > 1)      \
+    reduction(| : failed)
+    for (int t = 0; t < s->n_trees; t++) {
+        stree *tr = &s->trees[t];
+        const int gi = s->tree_group[t];
+        const variant *v = &b->groups[gi].v;
+        for (int k = 0; k < tr->n_leaves; k++) {
+            const int slot = tr->leaf_slot[k];
+            const uint8_t *mask = s->round_masks[gi] + (size_t)slot * v->n_actions;
+            const float *p = priors[gi] + (size_t)slot * v->n_actions;
+            float value = values[gi][slot];
+            value = value > 1.0f ? 1.0f : value < -1.0f ? -1.0f : value;
+            int legal = 0;
+            double sum = 0;
+            for (int a = 0; a < v->n_actions; a++)
+                if (mask[a]) {
+                    legal++;
+                    sum += p[a];
+                }
+            int32_t node = tr->leaf_node[k];
+            if (grow_edges(tr, legal)) {
+                failed = tr->failed = 1;
+                continue;
+            }
+            snode *nd = &tr->nodes[node];
+            nd->edge_first = tr->n_edges;
+            nd->n_edges = legal;
+            nd->to_play = tr->leaf_seat[k];
+            nd->state = NODE_INNER;
+            const int32_t *wins = tr->leaf_wins + (size_t)k * WIN_MOVES;
+            for (int a = 0; a < v->n_actions; a++)
+                if (mask[a]) {
+                    if (a == wins[0])
+                        nd->win_edge = tr->n_edges;
+                    sedge *e = &tr->edges[tr->n_edges++];
+                    e->action = a;
+                    /* weights over the legal actions; none at all: uniform */
+                    e->prior = sum > 0 ? (float)(p[a] / sum) : 1.0f / (float)legal;
+                    e->child = -1;
+                }
+            if (node == tr->root)
+                add_noise(s, tr);
+            backup(tr, node, value, tr->leaf_seat[k], 1);
+            tr->sims++;
+        }
+        tr->n_leaves = 0;
+        if (tr->sims >= s->p.simulations)
+            tr->active = 0;
+    }
+    for (int gi = 0; gi < b->n_groups; gi++)
+        s->round_count[gi] = 0;
+    return failed ? "out of memory growing the search trees" : NULL;
+}
+
+/* ---- results ---- */
+
+void search_results(const search *s, float *const *visits, float *const *root_value)
+{
+    for (int t = 0; t < s->n_trees; t++) {
+        const stree *tr = &s->trees[t];
+        const int gi = s->tree_group[t], i = s->tree_board[t];
+        const variant *v = &s->b->groups[gi].v;
+        float *out = visits[gi] + (size_t)i * v->n_actions;
+        memset(out, 0, sizeof(float) * (size_t)v->n_actions);
+        root_value[gi][i] = 0.0f;
+        if (tr->root < 0 || root_board(s, t)->status != STATUS_ONGOING)
+            continue;
+        const snode *r = &tr->nodes[tr->root];
+        double w = 0;
+        int n = 0;
+        for (int32_t e = r->edge_first; r->state == NODE_INNER && e < r->edge_first + r->n_edges;
+             e++) {
+            const sedge *ed = &tr->edges[e];
+            if (ed->child < 0)
+                continue;
+            const snode *ch = &tr->nodes[ed->child];
+            out[ed->action] = (float)ch->visits;
+            w += ch->value_sum;
+            n += ch->visits;
+        }
+        root_value[gi][i] = n ? (float)(w / n) : 0.0f;
+    }
+}
+
+void search_actions(const search *s, float temperature, int64_t *const *actions)
+{
+    for (int t = 0; t < s->n_trees; t++) {
+        const stree *tr = &s->trees[t];
+        const int gi = s->tree_group[t], i = s->tree_board[t];
+        actions[gi][i] = 0;
+        if (tr->root < 0 || root_board(s, t)->status != STATUS_ONGOING)
+            continue;
+        const snode *r = &tr->nodes[tr->root];
+        if (r->state != NODE_INNER || r->n_edges == 0)
+            continue;
+        /* the most visited (ties: the higher prior), or a draw from N^(1/T) */
+        int32_t best = r->edge_first;
+        double total = 0;
+        for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++) {
+            const sedge *ed = &tr->edges[e], *bd = &tr->edges[best];
+            int nv = ed->child >= 0 ? tr->nodes[ed->child].visits : 0;
+            int bv = bd->child >= 0 ? tr->nodes[bd->child].visits : 0;
+            if (nv > bv || (nv == bv && ed->prior > bd->prior))
+                best = e;
+            if (temperature > 0 && nv > 0)
+                total += pow((double)nv, 1.0 / temperature);
+        }
+        int32_t chosen = best;
+        if (temperature > 0 && total > 0) {
+            /* the move's stream, past what the noise used */
+            uint32_t ctr = 0x40000000u;
+            double x = rng_unit(rng_at(tr->key, ctr)) * total;
+            for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++) {
+                const sedge *ed = &tr->edges[e];
+                int nv = ed->child >= 0 ? tr->nodes[ed->child].visits : 0;
+                if (nv == 0)
+                    continue;
+                x -= pow((double)nv, 1.0 / temperature);
+                chosen = e;
+                if (x < 0)
+                    break;
+            }
+        }
+        actions[gi][i] = tr->edges[chosen].action;
+    }
+}
+
+/* Copy the subtree under new_root into fresh arrays (children blocks kept
+ * together), making it the root. */
+static int reroot(stree *tr, int32_t new_root)
+{
+    snode *nodes = malloc(sizeof(snode) * (size_t)(tr->n_nodes ? tr->n_nodes : 1));
+    sedge *edges = malloc(sizeof(sedge) * (size_t)(tr->n_edges ? tr->n_edges : 1));
+    int32_t *queue = malloc(sizeof(int32_t) * (size_t)(tr->n_nodes ? tr->n_nodes : 1));
+    if (!nodes || !edges || !queue) {
+        free(nodes);
+        free(edges);
+        free(queue);
+        return -1;
+    }
+    int32_t n_nodes = 0, n_edges = 0, head = 0, tail = 0;
+    nodes[n_nodes] = tr->nodes[new_root];
+    nodes[n_nodes].parent = -1;
+    nodes[n_nodes].seat = -1;
+    nodes[n_nodes].vloss = 0;
+    queue[tail++] = new_root;
+    n_nodes++;
+    while (head < tail) {
+        int32_t old = queue[head], mine = head; /* BFS: new index = queue position */
+        head++;
+        snode *nd = &nodes[mine];
+        if (nd->state != NODE_INNER) {
+            nd->edge_first = -1;
+            nd->n_edges = 0;
+            if (nd->state == NODE_PENDING)
+                nd->state = NODE_NEW;
+            continue;
+        }
+        const snode *src = &tr->nodes[old];
+        nd->edge_first = n_edges;
+        for (int32_t e = src->edge_first; e < src->edge_first + src->n_edges; e++) {
+            sedge ed = tr->edges[e];
+            if (ed.child >= 0) {
+                nodes[n_nodes] = tr->nodes[ed.child];
+                nodes[n_nodes].parent = mine;
+                nodes[n_nodes].vloss = 0;
+                queue[tail++] = ed.child;
+                ed.child = n_nodes++;
+            }
+            edges[n_edges++] = ed;
+        }
+    }
+    free(queue);
+    free(tr->nodes);
+    free(tr->edges);
+    tr->nodes = nodes;
+    tr->edges = edges;
+    tr->cap_nodes = tr->n_nodes ? tr->n_nodes : 1;
+    tr->cap_edges = tr->n_edges ? tr->n_edges : 1;
+    tr->n_nodes = n_nodes;
+    tr->n_edges = n_edges;
+    tr->root = 0;
+    return 0;
+}
+
+void search_advance(search *s, const int64_t *const *actions)
+{
+#pragma omp parallel for schedule(dynamic, 8) num_threads(s->n_threads) if (s->n_threads > 1)
+    for (int t = 0; t < s->n_trees; t++) {
+        stree *tr = &s->trees[t];
+        const board_hdr *h = root_board(s, t);
+        const int gi = s->tree_group[t], i = s->tree_board[t];
+        int32_t next = -1;
+        if (s->p.reuse_tree && tr->root >= 0 && !tr->failed && h->status == STATUS_ONGOING &&
+            h->episode == tr->episode && h->steps == tr->steps + 1 &&
+            tr->nodes[tr->root].state == NODE_INNER) {
+            const snode *r = &tr->nodes[tr->root];
+            for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++)
+                if (tr->edges[e].action == actions[gi][i])
+                    next = tr->edges[e].child;
+        }
+        if (next >= 0 && reroot(tr, next) == 0) {
+            tr->episode = h->episode;
+            tr->steps = h->steps;
+        } else {
+            tr->root = -1; /* rebuilt by the next search_begin */
+        }
+    }
+}
+
+void search_run_uniform(search *s)
+{
+    batch *b = s->b;
+    const int L = s->p.leaves_per_round;
+    uint8_t **obs = calloc((size_t)b->n_groups, sizeof(uint8_t *));
+    uint8_t **masks = calloc((size_t)b->n_groups, sizeof(uint8_t *));
+    int8_t **to_play = calloc((size_t)b->n_groups, sizeof(int8_t *));
+    int32_t **boards = calloc((size_t)b->n_groups, sizeof(int32_t *));
+    float **priors = calloc((size_t)b->n_groups, sizeof(float *));
+    float **values = calloc((size_t)b->n_groups, sizeof(float *));
+    int *count = calloc((size_t)b->n_groups, sizeof(int));
+    int ok = obs && masks && to_play && boards && priors && values && count;
+    for (int gi = 0; ok && gi < b->n_groups; gi++) {
+        const variant *v = &b->groups[gi].v;
+        size_t rows = (size_t)b->groups[gi].n * (size_t)L;
+        obs[gi] = malloc(rows * (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells);
+        masks[gi] = malloc(rows * (size_t)v->n_actions);
+        to_play[gi] = malloc(rows);
+        boards[gi] = malloc(rows * sizeof(int32_t));
+        priors[gi] = malloc(rows * sizeof(float) * (size_t)v->n_actions);
+        values[gi] = calloc(rows, sizeof(float));
+        ok = obs[gi] && masks[gi] && to_play[gi] && boards[gi] && priors[gi] && values[gi];
+        if (ok)
+            for (size_t k = 0; k < rows * (size_t)v->n_actions; k++)
+                priors[gi][k] = 1.0f;
+    }
+    if (ok) {
+        search_leaves out = {obs, masks, to_play, boards, count};
+        search_begin(s);
+        while (search_select(s, &out) > 0)
+            search_expand(s, (const float *const *)priors, (const float *const *)values);
+    }
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        if (obs)
+            free(obs[gi]);
+        if (masks)
+            free(masks[gi]);
+        if (to_play)
+            free(to_play[gi]);
+        if (boards)
+            free(boards[gi]);
+        if (priors)
+            free(priors[gi]);
+        if (values)
+            free(values[gi]);
+    }
+    free(obs);
+    free(masks);
+    free(to_play);
+    free(boards);
+    free(priors);
+    free(values);
+    free(count);
+}
