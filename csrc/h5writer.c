@@ -96,7 +96,8 @@ struct h5writer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     const episode_buf *pending, *in_use;
-    double last_round; /* seconds the last write_round took */
+    int pending_n, in_use_n; /* buffers in each */
+    double last_round;       /* seconds the last write_round took */
     int quit, failed, started;
     char error[1024];
 };
@@ -796,11 +797,12 @@ static void *writer_main(void *arg)
         if (!w->pending && w->quit)
             break;
         w->in_use = w->pending;
+        w->in_use_n = w->pending_n;
         w->pending = NULL;
         pthread_cond_broadcast(&w->cv);
         pthread_mutex_unlock(&w->mu);
         double t0 = now_seconds();
-        int rc = w->failed ? 0 : write_round(w, w->in_use, w->n_boards);
+        int rc = w->failed ? 0 : write_round(w, w->in_use, w->in_use_n);
         double took = now_seconds() - t0;
         pthread_mutex_lock(&w->mu);
         w->last_round = took;
@@ -963,12 +965,18 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
 
 int h5writer_submit(h5writer *w, const episode_buf *bufs)
 {
+    return h5writer_submit_n(w, bufs, w->n_boards);
+}
+
+int h5writer_submit_n(h5writer *w, const episode_buf *bufs, int n)
+{
     pthread_mutex_lock(&w->mu);
     while (w->pending && !w->failed)
         pthread_cond_wait(&w->cv, &w->mu);
     int failed = w->failed;
     if (!failed) {
         w->pending = bufs;
+        w->pending_n = n;
         pthread_cond_broadcast(&w->cv);
     }
     pthread_mutex_unlock(&w->mu);

@@ -44,6 +44,9 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
 /* Hand over a round's buffers (one per board of the batch, in order); the
  * played episodes are written. Returns -1 if the writer has failed. */
 int h5writer_submit(h5writer *w, const episode_buf *bufs);
+/* The same for n buffers of episodes played elsewhere (from Python): each
+ * with played = 1, its group, board, episode and game set. */
+int h5writer_submit_n(h5writer *w, const episode_buf *bufs, int n);
 /* Wait until the writer no longer reads bufs; returns the seconds waited. */
 double h5writer_wait(h5writer *w, const episode_buf *bufs);
 /* Seconds the writer spent on the last round it wrote. */

@@ -23,6 +23,15 @@ int check_format(const Py_buffer *view, const char *accepted);
 /* module_play.c: players, self-play and replays; adds its types and
  * functions to the module. */
 int module_play_add(PyObject *m);
+/* A number from a dict (0 if the key is absent; -1 with TypeError if it is
+ * not a number). */
+int module_get_number(PyObject *dict, const char *key, double *out);
+
+/* module_writer.c: the HDF5 writer from Python. */
+struct h5writer;
+struct h5writer *module_open_writer(BatchObject *bo, int record_obs, int record_policy,
+                                    PyObject *spec);
+int module_writer_add(PyObject *m);
 /* module_search.c: the batched search. */
 int module_search_add(PyObject *m);
 

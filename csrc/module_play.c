@@ -18,7 +18,7 @@
 
 /* ---- players ---- */
 
-static int get_number(PyObject *dict, const char *key, double *out)
+int module_get_number(PyObject *dict, const char *key, double *out)
 {
     PyObject *x = PyDict_GetItemString(dict, key);
     if (!x)
@@ -75,9 +75,9 @@ static int parse_player(PyObject *dict, player_spec *ps)
     player_spec_default(ps, kind);
     double sims = ps->simulations, width = ps->width, depth = ps->depth, c = ps->c_uct,
            eps = ps->epsilon, seed = 0;
-    if (kind_of(dict, "rollout", &ps->rollout) || get_number(dict, "simulations", &sims) ||
-        get_number(dict, "width", &width) || get_number(dict, "depth", &depth) ||
-        get_number(dict, "c_uct", &c) || get_number(dict, "epsilon", &eps))
+    if (kind_of(dict, "rollout", &ps->rollout) || module_get_number(dict, "simulations", &sims) ||
+        module_get_number(dict, "width", &width) || module_get_number(dict, "depth", &depth) ||
+        module_get_number(dict, "c_uct", &c) || module_get_number(dict, "epsilon", &eps))
         return -1;
     PyObject *s = PyDict_GetItemString(dict, "seed");
     if (s) {
@@ -276,71 +276,6 @@ static void SelfPlay_dealloc(SelfPlayObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static const char *dict_str(PyObject *d, const char *key)
-{
-    PyObject *x = PyDict_GetItemString(d, key);
-    return x && PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
-}
-
-/* The writer from {"path", "overwrite", "gzip", "flush_seconds", "run",
- * "groups": [{"name", "config"}]}. */
-static h5writer *open_writer(SelfPlayObject *self, PyObject *w)
-{
-    batch *b = self->batch->b;
-    if (!PyDict_Check(w)) {
-        PyErr_SetString(PyExc_TypeError, "writer must be a dict");
-        return NULL;
-    }
-    PyObject *groups = PyDict_GetItemString(w, "groups");
-    const char *path = dict_str(w, "path"), *run = dict_str(w, "run");
-    if (!path || !run || !groups || !PyList_Check(groups) || PyList_Size(groups) != b->n_groups) {
-        PyErr_SetString(PyExc_ValueError,
-                        "writer needs 'path', 'run' and one {'name', 'config'} per group");
-        return NULL;
-    }
-    h5_group_desc desc[64];
-    if (b->n_groups > 64) {
-        PyErr_SetString(PyExc_ValueError, "at most 64 variants per dataset");
-        return NULL;
-    }
-    for (int gi = 0; gi < b->n_groups; gi++) {
-        PyObject *g = PyList_GetItem(groups, gi);
-        desc[gi].name = PyDict_Check(g) ? dict_str(g, "name") : NULL;
-        desc[gi].config_json = PyDict_Check(g) ? dict_str(g, "config") : NULL;
-        if (!desc[gi].name || !desc[gi].config_json) {
-            PyErr_Format(PyExc_ValueError, "writer group %d needs 'name' and 'config'", gi);
-            return NULL;
-        }
-    }
-    h5writer_options o = {0};
-    double gzip = 4, flush = 2.0;
-    PyObject *ov = PyDict_GetItemString(w, "overwrite");
-    o.overwrite = ov && PyObject_IsTrue(ov);
-
-    if (get_number(w, "gzip", &gzip) || get_number(w, "flush_seconds", &flush))
-        return NULL;
-    if (gzip < 0 || gzip > 9 || gzip != (int)gzip) {
-        PyErr_SetString(PyExc_ValueError, "gzip must be an integer level 0..9 (0: none)");
-        return NULL;
-    }
-    if (!(flush > 0 && flush < 1e6)) {
-        PyErr_SetString(PyExc_ValueError, "flush_seconds must be a positive number of seconds");
-        return NULL;
-    }
-    o.gzip = (int)gzip;
-    o.flush_seconds = flush;
-    o.run_json = run;
-    char err[1024];
-    h5writer *hw;
-    Py_BEGIN_ALLOW_THREADS;
-    hw = h5writer_open(path, b, desc, self->sp->record_obs, self->sp->record_policy, &o, err,
-                       sizeof(err));
-    Py_END_ALLOW_THREADS;
-    if (!hw)
-        PyErr_SetString(PyExc_OSError, err);
-    return hw;
-}
-
 static int SelfPlay_init(SelfPlayObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"batch",      "players",       "seed",   "alternate",
@@ -385,7 +320,8 @@ static int SelfPlay_init(SelfPlayObject *self, PyObject *args, PyObject *kwds)
         PyErr_NoMemory();
         return -1;
     }
-    if (writer != Py_None && !(self->writer = open_writer(self, writer)))
+    if (writer != Py_None &&
+        !(self->writer = module_open_writer(bo, record_obs, record_policy, writer)))
         return -1;
     self->threads = batch_team_size(bo->b);
     return 0;

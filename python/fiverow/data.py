@@ -456,3 +456,102 @@ def export_minari(
                 author=author,
                 description=text,
             )
+
+
+class Writer:
+    """Episodes played in Python (a training loop's self-play, an agent's
+    games) written by the C writer thread into a fiverow dataset, the format
+    of ``fiverow generate`` (docs/hdf5.md): readable with :func:`open`,
+    replayable, packed into one file on :meth:`close`.
+
+    >>> with data.Writer("games.h5", env, policy=True) as w:  # doctest: +SKIP
+    ...     w.add(board=i, actions=a, seats=s, colours=c, winner=0, policy=p)
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        env: Any,
+        *,
+        obs: bool = False,
+        policy: bool = False,
+        players: tuple[str, str] = ("python", "python"),
+        overwrite: bool = False,
+        gzip: int = 4,
+        flush_seconds: float = 2.0,
+        run: dict[str, Any] | None = None,
+    ) -> None:
+        from .generate import writer_spec
+
+        pool = env if isinstance(env, Pool) else getattr(env, "unwrapped", env).pool
+        self.pool = pool
+        self.path = Path(path)
+        self.record_obs, self.record_policy = obs, policy
+        spec = writer_spec(
+            path,
+            pool,
+            {"player_names": list(players), "players": list(players), **(run or {})},
+            overwrite=overwrite,
+            gzip=gzip,
+            flush_seconds=flush_seconds,
+        )
+        self._writer = _core.EpisodeWriter(pool._batch, spec, obs, policy)
+        self._games = 0
+
+    def add(
+        self,
+        board: int,
+        actions: npt.ArrayLike,
+        seats: npt.ArrayLike,
+        colours: npt.ArrayLike,
+        winner: int,
+        *,
+        group: str | None = None,
+        episode: int | None = None,
+        obs: npt.ArrayLike | None = None,
+        policy: npt.ArrayLike | None = None,
+        truncated: bool = False,
+        scores: tuple[int, int] = (0, 0),
+        black_seat: int = 0,
+        opening: int = -1,
+    ) -> None:
+        """One finished episode of ``board`` (of ``group``; the only one by
+        default). ``episode`` is the board's episode number, which with the
+        pool's seed rebuilds the game on replay (default: the board's
+        current episode, right for a board whose episode just ended)."""
+        name = group or self.pool._order[0]
+        g = self.pool.group(name)
+        if episode is None:
+            episode = int(self.pool.board(name, board)["episode"])
+        self._writer.add(
+            g.index,
+            int(board),
+            int(episode),
+            self._games,
+            np.ascontiguousarray(actions, dtype=np.int16),
+            np.ascontiguousarray(seats, dtype=np.int8),
+            np.ascontiguousarray(colours, dtype=np.int8),
+            None if obs is None else np.ascontiguousarray(obs, dtype=np.uint8),
+            None if policy is None else np.ascontiguousarray(policy, dtype=np.float32),
+            int(winner),
+            int(bool(truncated)),
+            int(scores[0]),
+            int(scores[1]),
+            int(black_seat),
+            int(opening),
+        )
+        self._games += 1
+
+    def flush(self) -> None:
+        """Hand the episodes added so far to the writer thread (it compresses
+        and writes them while the caller goes on)."""
+        self._writer.flush()
+
+    def close(self) -> None:
+        self._writer.close()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -93,22 +93,10 @@ def generate(
         "seed": seed,
         "games_requested": int(games),
         "boards": {g.name: g.num_envs for g in groups},
-        "fiverow_version": _version(),
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
     }
-    writer = {
-        "path": str(out),
-        "overwrite": bool(overwrite),
-        "gzip": gzip,
-        "flush_seconds": flush_seconds,
-        "run": json.dumps(run_info),
-        "groups": [
-            {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
-            for g in groups
-        ],
-    }
+    writer = writer_spec(
+        out, pool, run_info, overwrite=overwrite, gzip=gzip, flush_seconds=flush_seconds
+    )
     sp = new_selfplay(
         pool,
         Pairing(first, second, alternate=False),
@@ -128,6 +116,39 @@ def generate(
     if bar:
         bar.update(played, steps, final=True)
     return GenerateResult(Path(out), played, steps, seconds, interrupted)
+
+
+def writer_spec(
+    out: str | Path,
+    pool: Any,
+    run_info: dict[str, Any],
+    *,
+    overwrite: bool,
+    gzip: int,
+    flush_seconds: float,
+) -> dict[str, Any]:
+    """What the C writer takes: the path, options, the run's description and
+    each group's name and config."""
+    groups = [pool.groups[name] for name in pool._order]
+    info = {
+        "seed": pool._seed,
+        "fiverow_version": _version(),
+        "numpy_version": np.__version__,
+        "python_version": platform.python_version(),
+        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
+        **run_info,
+    }
+    return {
+        "path": str(out),
+        "overwrite": bool(overwrite),
+        "gzip": gzip,
+        "flush_seconds": flush_seconds,
+        "run": json.dumps(info, default=str),
+        "groups": [
+            {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
+            for g in groups
+        ],
+    }
 
 
 def pack(path: str | Path) -> None:
