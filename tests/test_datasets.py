@@ -311,7 +311,7 @@ def test_policies_are_distributions_over_legal_actions(every_preset, preset):
 def test_mcts_policies_are_visit_distributions(mcts_games):
     with data.open(mcts_games) as ds:
         vd = ds["freestyle"]
-        assert ds.players == ["mcts:16", "heuristic"]
+        assert ds.players == ["mcts:16(depth=8)", "heuristic"]
         for i in range(len(vd)):
             ep = vd.episode(i)
             masks = vd.replay(i).masks

@@ -121,3 +121,30 @@ class Search:
     def advance(self, actions: Sequence[Any]) -> None: ...
     def run_uniform(self) -> None: ...
     def nodes(self) -> int: ...
+
+# csrc/module_writer.c: episodes played in Python, written by the C writer
+
+class EpisodeWriter:
+    def __init__(
+        self, batch: Batch, writer: dict[str, Any], record_obs: bool, record_policy: bool
+    ) -> None: ...
+    def add(
+        self,
+        group: int,
+        board: int,
+        episode: int,
+        game: int,
+        actions: Any,
+        seats: Any,
+        colours: Any,
+        obs: Any,
+        policy: Any,
+        winner: int,
+        truncated: int,
+        score0: int,
+        score1: int,
+        black_seat: int,
+        opening: int,
+    ) -> None: ...
+    def flush(self) -> None: ...
+    def close(self) -> None: ...
