@@ -477,7 +477,7 @@ def test_match_plays_exactly_the_games_asked(games, boards):
 def test_match_takes_player_objects():
     mcts = players.make("mcts", simulations=16, depth=10)
     result = Match("freestyle", mcts, "random", games=8, seed=0).play()
-    assert result.player_a == "mcts:16" and result.player_b == "random"
+    assert result.player_a == "mcts:16(depth=10)" and result.player_b == "random"
     assert result.variants[0].wins >= 7
 
 
