@@ -468,7 +468,7 @@ static int write_group(h5writer *w, int k, const episode_buf *bufs, int n_boards
         ((int8_t *)col[DS_PLAYERS])[2 * e + 1] = b->player[1];
         ((int8_t *)col[DS_BLACK_SEAT])[e] = b->black_seat;
         ((int8_t *)col[DS_OPENING])[e] = b->opening;
-        ((uint64_t *)col[DS_SEED])[e] = w->seed;
+        ((uint64_t *)col[DS_SEED])[e] = b->seed;
         ((int32_t *)col[DS_BOARD])[e] = b->board;
         ((uint32_t *)col[DS_EPISODE])[e] = b->episode;
         ((int64_t *)col[DS_GAME])[e] = b->game;

@@ -152,6 +152,25 @@ static int EpisodeWriter_init(EpisodeWriterObject *self, PyObject *args, PyObjec
     return self->writer ? 0 : -1;
 }
 
+/* What is wrong with an episode's values, or NULL: they must be what a game
+ * could have produced, or replay() would fail on the file later. */
+static const char *episode_values_bad(const variant *v, const int16_t *actions, const int8_t *seats,
+                                      const int8_t *colours, Py_ssize_t n, int winner,
+                                      int black_seat)
+{
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (actions[k] < 0 || actions[k] >= v->n_actions)
+            return "actions must be in [0, n_actions)";
+        if ((seats[k] != 0 && seats[k] != 1) || (colours[k] != 0 && colours[k] != 1))
+            return "seats and colours must be 0 or 1";
+    }
+    if (winner < -1 || winner > 1)
+        return "winner must be 0, 1 or -1 (none)";
+    if (black_seat != 0 && black_seat != 1)
+        return "black_seat must be 0 or 1";
+    return NULL;
+}
+
 /* add(group, board, episode, game, actions, seats, colours, obs, policy,
  *     winner, truncated, score0, score1, black_seat, opening) */
 static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
@@ -205,6 +224,12 @@ static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "policy: float32 [steps, n_actions] expected");
         goto done;
     }
+    const char *bad =
+        episode_values_bad(v, actions.buf, seats.buf, colours.buf, n, winner, black_seat);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto done;
+    }
     int c = self->cur;
     if (self->n[c] == self->cap[c]) {
         int cap = self->cap[c] ? 2 * self->cap[c] : 64;
@@ -244,6 +269,7 @@ static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
     e->group = gi;
     e->board = board;
     e->episode = episode;
+    e->seed = b->seed; /* the seed of the last reset, which keyed the boards */
     e->game = game;
     e->player[0] = 0;
     e->player[1] = 1;
@@ -279,8 +305,9 @@ static PyObject *EpisodeWriter_flush(EpisodeWriterObject *self, PyObject *Py_UNU
         Py_RETURN_NONE;
     Py_BEGIN_ALLOW_THREADS;
     rc = h5writer_submit_n(self->writer, self->bufs[c], self->n[c]);
-    if (!rc) {
-        /* the other set was submitted last time: once written, reuse it */
+    if (!rc && self->n[c ^ 1] > 0) {
+        /* the other set was submitted last time: once written, reuse it
+         * (an empty set was never submitted, and may be a null pointer) */
         h5writer_wait(self->writer, self->bufs[c ^ 1]);
     }
     Py_END_ALLOW_THREADS;

@@ -101,16 +101,60 @@ int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
     }
 }
 
+/* Winning moves found through the line bit sets: only a line holding k - 1
+ * of the mover's stones can be completed, and a move wins along the line it
+ * completes, so the few such lines are searched instead of every cell.
+ * Returns -1 when the board has no bit sets (or too many cells). */
+#define WIN_SCAN_WORDS 64
+static int winning_moves_by_lines(const variant *v, const board_hdr *b, uint8_t stone, int32_t *out,
+                                  int max)
+{
+    const geometry *g = &v->g;
+    line_bits mine = board_line_bits_c(v, b, stone - 1),
+              theirs = board_line_bits_c(v, b, 2 - stone);
+    if (!mine || !theirs || BITS_WORDS(g->n_cells) > WIN_SCAN_WORDS)
+        return -1;
+    const uint64_t *legal = board_legal_c(v, b);
+    const uint8_t *cells = board_cells_c(v, b);
+    const int rule = line_rule(v, stone), k = v->p.connect, conv = v->p.caro_ends;
+    uint64_t found[WIN_SCAN_WORDS] = {0};
+    for (int line = 0; line < g->n_lines; line++) {
+        const uint32_t m = mine[line];
+        if (__builtin_popcount(m) < k - 1)
+            continue;
+        const unsigned len = g->line_len[line];
+        const uint32_t full = len == 32 ? UINT32_MAX : (1u << len) - 1;
+        for (uint32_t empty = ~(m | theirs[line]) & full; empty; empty &= empty - 1) {
+            const unsigned pos = (unsigned)__builtin_ctz(empty);
+            const int c = g->line_cells[line * LINE_BITS + pos];
+            if (!((legal[c / 64] >> (c % 64)) & 1))
+                continue;
+            int ends[2];
+            int run = line_run_word(g, (unsigned)line * LINE_BITS + pos, m | (1u << pos), ends);
+            if (axis_wins(rule, k, conv, cells, run, ends, stone))
+                found[c / 64] |= 1ull << (c % 64);
+        }
+    }
+    int n = 0; /* in cell order, as the scan below gives them */
+    for (int w = 0; w < BITS_WORDS(g->n_cells) && n < max; w++)
+        for (uint64_t x = found[w]; x && n < max; x &= x - 1)
+            out[n++] = w * 64 + __builtin_ctzll(x);
+    return n;
+}
+
 int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max)
 {
     if (b->phase != PHASE_PLAY || b->status != STATUS_ONGOING || v->p.rule == RULE_MODLINSEQ ||
         v->p.rule == RULE_GOMORPION)
         return 0;
     const geometry *g = &v->g;
+    const uint8_t stone = (uint8_t)(b->colour + 1);
+    int n = winning_moves_by_lines(v, b, stone, out, max);
+    if (n >= 0)
+        return n;
     const uint8_t *cells = board_cells_c(v, b);
     const uint64_t *legal = board_legal_c(v, b);
-    const uint8_t stone = (uint8_t)(b->colour + 1);
-    int n = 0;
+    n = 0;
     for (int w = 0; w < BITS_WORDS(g->n_cells) && n < max; w++)
         for (uint64_t x = legal[w]; x && n < max; x &= x - 1) {
             int c = w * 64 + __builtin_ctzll(x), near = 0;

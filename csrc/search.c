@@ -1,5 +1,6 @@
 #include "search.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -517,19 +518,28 @@ int search_select(search *s, search_leaves *out)
 const char *search_expand(search *s, const float *const *priors, const float *const *values)
 {
     batch *b = s->b;
-    /* everything is checked before anything changes */
+    /* everything is checked before anything changes (in parallel, and
+     * without branches in the inner loop: a NaN fails every comparison) */
+    int bad_value = 0, bad_prior = 0;
     for (int gi = 0; gi < b->n_groups; gi++) {
-        const variant *v = &b->groups[gi].v;
-        for (int k = 0; k < s->round_count[gi]; k++) {
-            float value = values[gi][k];
-            if (!isfinite(value) || value < -1.0f - 1e-4f || value > 1.0f + 1e-4f)
-                return "values must be finite numbers in [-1, 1]";
-            const float *p = priors[gi] + (size_t)k * v->n_actions;
-            for (int a = 0; a < v->n_actions; a++)
-                if (!isfinite(p[a]) || p[a] < 0)
-                    return "priors must be finite and non-negative";
+        const int n_actions = b->groups[gi].v.n_actions, count = s->round_count[gi];
+        const float *vals = values[gi], *pri = priors[gi];
+#pragma omp parallel for schedule(static) num_threads(s->n_threads) if (s->n_threads > 1)          \
+    reduction(| : bad_value, bad_prior)
+        for (int k = 0; k < count; k++) {
+            const float value = vals[k];
+            bad_value |= !(value >= -1.0f - 1e-4f && value <= 1.0f + 1e-4f);
+            const float *p = pri + (size_t)k * (size_t)n_actions;
+            int ok = 1;
+            for (int a = 0; a < n_actions; a++)
+                ok &= p[a] >= 0.0f && p[a] <= FLT_MAX;
+            bad_prior |= !ok;
         }
     }
+    if (bad_value)
+        return "values must be finite numbers in [-1, 1]";
+    if (bad_prior)
+        return "priors must be finite and non-negative";
     int failed = 0;
 #pragma omp parallel for schedule(dynamic, 8) num_threads(s->n_threads) if (s->n_threads > 1)      \
     reduction(| : failed)
@@ -560,17 +570,22 @@ const char *search_expand(search *s, const float *const *priors, const float *co
             nd->n_edges = legal;
             nd->to_play = tr->leaf_seat[k];
             nd->state = NODE_INNER;
-            const int32_t *wins = tr->leaf_wins + (size_t)k * WIN_MOVES;
+            /* weights over the legal actions; none at all: uniform */
+            const float scale = sum > 0 ? (float)(1.0 / sum) : 0.0f;
+            const float uniform = 1.0f / (float)legal;
+            sedge *e = &tr->edges[nd->edge_first];
             for (int a = 0; a < v->n_actions; a++)
                 if (mask[a]) {
-                    if (a == wins[0])
-                        nd->win_edge = tr->n_edges;
-                    sedge *e = &tr->edges[tr->n_edges++];
                     e->action = a;
-                    /* weights over the legal actions; none at all: uniform */
-                    e->prior = sum > 0 ? (float)(p[a] / sum) : 1.0f / (float)legal;
+                    e->prior = sum > 0 ? p[a] * scale : uniform;
                     e->child = -1;
+                    e++;
                 }
+            tr->n_edges += legal;
+            const int32_t win = tr->leaf_wins[(size_t)k * WIN_MOVES];
+            for (int32_t j = nd->edge_first; win >= 0 && j < tr->n_edges; j++)
+                if (tr->edges[j].action == win)
+                    nd->win_edge = j;
             if (node == tr->root)
                 add_noise(s, tr);
             backup(tr, node, value, tr->leaf_seat[k], 1);
@@ -691,6 +706,8 @@ static int reroot(stree *tr, int32_t new_root)
         }
         const snode *src = &tr->nodes[old];
         nd->edge_first = n_edges;
+        if (src->win_edge >= 0) /* edges keep their order within the block */
+            nd->win_edge = n_edges + (src->win_edge - src->edge_first);
         for (int32_t e = src->edge_first; e < src->edge_first + src->n_edges; e++) {
             sedge ed = tr->edges[e];
             if (ed.child >= 0) {

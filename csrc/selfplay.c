@@ -135,6 +135,7 @@ static int play_game(selfplay *sp, int gi, int i, int slot, episode_buf *e)
     board_hdr *h = group_board(g, i);
     const player_spec *seat_player[2] = {&sp->players[e->player[0]], &sp->players[e->player[1]]};
     e->episode = h->episode;
+    e->seed = sp->b->seed;
     int n = 0, cap = e->cap;
     int16_t *action = e->action;
     int8_t *seat = e->seat, *colour = e->colour;

@@ -23,6 +23,7 @@ typedef struct episode_buf {
     int played; /* 1: a complete episode this round */
     int32_t group, board;
     uint32_t episode;
+    uint64_t seed;    /* the batch seed the board was keyed from */
     int64_t game;     /* game number of the run */
     int8_t player[2]; /* player (0 or 1) in each seat */
     int8_t winner;    /* seat, -1 for none */

@@ -212,3 +212,52 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
         assert line.startswith("ok games="), line
         assert line.endswith("mismatches=0"), line
     assert out_file.exists()
+
+
+WINS = [
+    ("freestyle", {}),
+    ("standard", {}),
+    ("caro", {}),
+    ("caro", {"caro_ends": "open"}),
+    ("strip", {}),
+    ("torus", {"size": 9}),
+    ("renju", {}),
+    ("renju", {"forbidden": "lose", "protocol": "free"}),
+    ("freestyle-swap2", {}),
+    ("hex", {}),
+    ("hex", {"order": 5, "edge": "bounce"}),
+    ("hex", {"order": 6, "edge": "wrap"}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", WINS, ids=[f"{p}-{o}" for p, o in WINS])
+def test_winning_moves_equal_a_scan_of_every_cell(driver, preset, overrides):
+    """The search's immediate wins (found through the lines that hold k - 1
+    stones) are exactly the legal cells that win, in cell order."""
+    p = params_text(preset, **overrides)
+    out = run(driver, f"new 64 2 0 0 0 11 {p}\nwins 150\n")
+    assert out[0].startswith("ok"), out
+    assert out[1].startswith("ok"), out
+    assert int(out[1].split()[1]) > 0  # positions with a win to take were met
+
+
+SEARCH = [
+    ("freestyle", {"size": 9}),
+    ("renju-soosorv8", {}),
+    ("freestyle-swap2", {}),
+    ("strip", {}),
+    ("gomorpion", {"size": 9}),
+    ("hex", {"order": 4, "edge": "bounce"}),
+    ("modlinseq", {"order": 4, "modulus": 9, "copies": 2}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", SEARCH, ids=[f"{p}-{o}" for p, o in SEARCH])
+def test_search_under_sanitizers(driver, preset, overrides):
+    """Uniform PUCT search, moves played and subtrees reused, across episode
+    ends (next-step and disabled autoreset)."""
+    p = params_text(preset, **overrides)
+    script = [f"new 6 2 0 0 0 3 {p}", "search 24 4 40", f"new 4 1 2 0 0 3 {p}", "search 16 8 12"]
+    out = run(driver, "\n".join(script) + "\n")
+    assert all(line.startswith("ok") for line in out), out
+    assert int(out[1].split("nodes=")[1]) > 0

@@ -521,6 +521,16 @@ class Writer:
         current episode, right for a board whose episode just ended)."""
         name = group or self.pool._order[0]
         g = self.pool.group(name)
+        steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
+        shapes = {
+            "obs": (obs, (steps, len(g.planes), g.height, g.width)),
+            "policy": (policy, (steps, g.n_actions)),
+        }
+        for what, (array, shape) in shapes.items():
+            if array is not None and np.shape(array) != shape:
+                raise ValueError(
+                    f"{what} must have shape {shape} (steps first), got {np.shape(array)}"
+                )
         if episode is None:
             episode = int(self.pool.board(name, board)["episode"])
         self._writer.add(

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import players as players_mod
+from .agent_match import Agent, agent_name, play_agents
 from .config import resolve
 from .players import Player
 from .pool import Pool, check_seed
@@ -112,13 +113,16 @@ class Match:
     """Player A against player B on one variant or a mix, ``games`` games.
 
     ``params`` override every variant's parameters (``{"size": 9}``);
-    ``alternate=False`` keeps player A in the first seat."""
+    ``alternate=False`` keeps player A in the first seat. A player may also be
+    a Python agent, any object with ``act(env) -> actions`` over a vector env
+    (:class:`fiverow.agent_match.Agent`; a ``name`` attribute names it): the
+    games are then stepped from Python, one variant at a time."""
 
     def __init__(
         self,
         variants: str | Sequence[str] | Mapping[str, float],
-        player_a: str | Player,
-        player_b: str | Player,
+        player_a: str | Player | Agent,
+        player_b: str | Player | Agent,
         *,
         games: int = 100,
         seed: int = 0,
@@ -130,8 +134,8 @@ class Match:
         if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
             raise ValueError(f"games must be a positive integer, got {games!r}")
         self.weights = variant_weights(variants)
-        self.player_a = players_mod.make(player_a)
-        self.player_b = players_mod.make(player_b)
+        self.player_a = _player(player_a)
+        self.player_b = _player(player_b)
         self.games = int(games)
         self.seed = check_seed(seed) or 0
         self.num_threads = num_threads
@@ -142,6 +146,8 @@ class Match:
         self.params = dict(params or {})
 
     def play(self, progress: bool = False) -> MatchResult:
+        if not (isinstance(self.player_a, Player) and isinstance(self.player_b, Player)):
+            return self._play_agents()
         pool = mixed_pool(self.weights, self.boards, self.params, self.seed, self.num_threads)
         sp = new_selfplay(pool, Pairing(self.player_a, self.player_b, self.alternate), self.seed)
         bar = Progress(self.games, label="match: ") if progress else None
@@ -157,6 +163,38 @@ class Match:
             games,
             interrupted,
         )
+
+    def _play_agents(self) -> MatchResult:
+        counts = split_boards(self.games, self.weights)  # games per variant
+        boards = split_boards(self.boards, self.weights)
+        parts, scores = [], []
+        for gi, name in enumerate(self.weights):
+            games = play_agents(
+                name,
+                self.player_a,
+                self.player_b,
+                games=counts[name],
+                boards=boards[name],
+                seed=self.seed,
+                num_threads=self.num_threads,
+                alternate=self.alternate,
+                params=self.params,
+            )
+            games["group"] = gi
+            parts.append(games)
+            scores.append(score_variant(games, gi, name))
+        games = np.concatenate(parts)
+        games["game"] = np.arange(len(games))
+        return MatchResult(agent_name(self.player_a), agent_name(self.player_b), scores, games)
+
+
+def _player(p: Any) -> Player | Agent:
+    """A built-in player by name or Player, or a Python agent as it is."""
+    if isinstance(p, str | Player):
+        return players_mod.make(p)
+    if isinstance(p, Agent):
+        return p
+    raise TypeError(f"a player is a name, a fiverow.players.Player or has act(env); got {p!r}")
 
 
 def score_variant(games: npt.NDArray[Any], group: int, name: str) -> VariantScore:

@@ -12,6 +12,11 @@
  *   corrupt BOARD OFFSET             flip a byte of the state, then check it
  *   clone SRC DST                    copy a board, then check it
  *   windows K                        number of K-cell windows of the geometry
+ *   wins K                           K random steps; after each, every board's
+ *                                    winning moves compared with a scan of
+ *                                    every legal cell; prints the count found
+ *   search SIMS LEAVES MOVES         MOVES moves of a uniform PUCT search
+ *                                    (reused trees); prints moves, nodes
  *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH
  *                                    GAMES games of player kinds K0 / K1 (MCTS
  *                                    with SIMS simulations), recording OBS /
@@ -27,7 +32,9 @@
 #include "batch.h"
 #include "game.h"
 #include "h5writer.h"
+#include "protocol.h"
 #include "replay.h"
+#include "search.h"
 #include "selfplay.h"
 
 static batch *B;
@@ -216,6 +223,90 @@ static void cmd_rollout(char *args)
            (long long)st.length_sum);
 }
 
+/* Winning moves of the mover: the fast path against every legal cell. */
+static void cmd_wins(char *args)
+{
+    int k = atoi(args);
+    group *g = &B->groups[0];
+    const variant *v = &g->v;
+    int32_t *fast = malloc(sizeof(int32_t) * (size_t)v->g.n_cells);
+    long long found = 0;
+    for (int t = 0; t < k && fast; t++) {
+        batch_sample(B);
+        const int64_t *per_group[1] = {g->out.sampled};
+        batch_error errs[1];
+        if (batch_step(B, per_group, errs, 1)) {
+            printf("error step %d: %s\n", t, errs[0].reason);
+            free(fast);
+            return;
+        }
+        for (int i = 0; i < g->n; i++) {
+            const board_hdr *h = group_board(g, i);
+            int n = lines_winning_moves(v, h, fast, v->g.n_cells), m = 0;
+            const uint64_t *legal = board_legal_c(v, h);
+            int can = h->phase == PHASE_PLAY && h->status == STATUS_ONGOING;
+            for (int c = 0; can && c < v->g.n_cells; c++)
+                if ((legal[c / 64] >> (c % 64)) & 1 &&
+                    lines_wins(v, h, c, (uint8_t)(h->colour + 1))) {
+                    if (m >= n || fast[m] != c) {
+                        printf("error step %d board %d: winning move %d missed or out of order\n",
+                               t, i, c);
+                        free(fast);
+                        return;
+                    }
+                    m++;
+                }
+            if (can && m != n) {
+                printf("error step %d board %d: %d winning moves, %d by the scan\n", t, i, n, m);
+                free(fast);
+                return;
+            }
+            found += n;
+        }
+    }
+    free(fast);
+    printf("ok %lld\n", found);
+}
+
+/* Moves of a uniform search, each played and followed by the trees. */
+static void cmd_search(char *args)
+{
+    int sims, leaves, moves;
+    if (sscanf(args, "%d %d %d", &sims, &leaves, &moves) != 3) {
+        puts("error bad search");
+        return;
+    }
+    group *g = &B->groups[0];
+    search_params p = {sims, 1.5f, 0.3f, 0.25f, leaves, 1, 7};
+    char err[256];
+    search *s = search_new(B, &p, err, sizeof(err));
+    int64_t *actions = calloc((size_t)g->n, sizeof(int64_t));
+    if (!s || !actions) {
+        printf("error %s\n", s ? "out of memory" : err);
+        search_free(s);
+        free(actions);
+        return;
+    }
+    int64_t *const per_group[1] = {actions};
+    for (int t = 0; t < moves; t++) {
+        search_run_uniform(s);
+        search_actions(s, t % 2 ? 0.0f : 1.0f, per_group);
+        batch_sample(B); /* finished boards (disabled autoreset) take any action */
+        for (int i = 0; i < g->n; i++)
+            if (group_board(g, i)->status != STATUS_ONGOING)
+                actions[i] = g->out.sampled[i];
+        batch_error errs[1];
+        if (batch_step(B, (const int64_t *const *)per_group, errs, 1)) {
+            printf("error move %d: board %d: %s\n", t, errs[0].index, errs[0].reason);
+            break;
+        }
+        search_advance(s, (const int64_t *const *)per_group);
+    }
+    printf("ok moves=%d nodes=%zu\n", moves, search_nodes(s));
+    search_free(s);
+    free(actions);
+}
+
 /* Replay a recorded episode and compare its observations; 1 if they differ. */
 static int replay_differs(const group *g, const episode_buf *e, int record_obs)
 {
@@ -350,6 +441,10 @@ int main(void)
             } else {
                 puts("error bad clone");
             }
+        } else if (strcmp(cmd, "wins") == 0) {
+            cmd_wins(args);
+        } else if (strcmp(cmd, "search") == 0) {
+            cmd_search(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
         } else if (strcmp(cmd, "windows") == 0) {
