@@ -49,14 +49,14 @@ bench: build
 	$(PY) benchmarks/bench_step.py
 
 lint: setup
-	$(VENV)/bin/ruff check python tests benchmarks
-	$(VENV)/bin/ruff format --check python tests benchmarks
+	$(VENV)/bin/ruff check python tests benchmarks examples
+	$(VENV)/bin/ruff format --check python tests benchmarks examples
 	$(VENV)/bin/clang-format --dry-run -Werror csrc/*.c csrc/*.h tests/c/*.c
 	$(VENV)/bin/mypy
 
 format: setup
-	$(VENV)/bin/ruff format python tests benchmarks
-	$(VENV)/bin/ruff check --fix python tests benchmarks
+	$(VENV)/bin/ruff format python tests benchmarks examples
+	$(VENV)/bin/ruff check --fix python tests benchmarks examples
 	$(VENV)/bin/clang-format -i csrc/*.c csrc/*.h tests/c/*.c
 
 clean:

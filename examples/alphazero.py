@@ -3,6 +3,8 @@
     python examples/alphazero.py                            # freestyle 9x9, 30 minutes
     python examples/alphazero.py --minutes 5 --out runs/az  # shorter
     python examples/alphazero.py --variant renju --size 0 --simulations 128   # any preset
+    python examples/alphazero.py --load runs/az/net.pt --minutes 0 --eval-simulations 400
+                                                            # evaluate a trained network
 
 Each iteration plays one move on every board of a vector env with the batched
 PUCT search (fiverow.search.MCTS: the trees live in C, the network evaluates
@@ -16,9 +18,11 @@ of a square board.
 Every ``--eval-every`` seconds of training, ``fiverow.Match`` plays two agents
 against ``random`` and ``heuristic`` (seats alternating): the search with the
 network (no noise, most visited move) and the network alone (its most likely
-legal move, no search). Win rates with Wilson 95% intervals go to
-``<out>/curve.json`` and ``<out>/curve.png``, the network to ``<out>/net.pt``,
-and a summary with where the time went to ``<out>/summary.json``.
+legal move, no search); every evaluation game opens with
+``--eval-random-plies`` random moves, so that the games differ. Win rates with
+Wilson 95% intervals go to ``<out>/curve.json`` and ``<out>/curve.png``, the
+network to ``<out>/net.pt``, and a summary with where the time went to
+``<out>/summary.json``.
 Evaluation time is not counted as training time.
 """
 
@@ -38,6 +42,7 @@ import torch
 from torch import nn
 
 import fiverow
+from fiverow import players
 from fiverow.data import Writer
 from fiverow.search import MCTS
 
@@ -152,6 +157,23 @@ class PolicyAgent:
         logits, _ = self.net(obs)
         logits = logits.masked_fill(torch.from_numpy(env.action_masks()) == 0, -torch.inf)
         return logits.argmax(dim=1).numpy()
+
+
+class RandomOpening:
+    """Uniformly random legal moves for the first ``plies`` plies of every
+    game, then ``inner``'s: deterministic players (the heuristic, the
+    agents above) would otherwise replay the same game on every board."""
+
+    def __init__(self, inner: Any, plies: int) -> None:
+        self.inner, self.plies = inner, plies
+        self.name = getattr(inner, "name", str(inner))
+
+    def act(self, env: Any) -> np.ndarray:
+        actions = np.asarray(self.inner.act(env))
+        if self.plies <= 0:
+            return actions
+        ply = env.unwrapped.pool.groups[env.config.name].episode_length
+        return np.where(ply < self.plies, env.sample_legal(), actions)
 
 
 # ---- symmetries of the square board ----
@@ -305,8 +327,8 @@ def evaluate(net: Net, args: argparse.Namespace, params: dict[str, Any]) -> dict
         for opponent in ("random", "heuristic"):
             result = fiverow.Match(
                 args.variant,
-                agent,
-                opponent,
+                RandomOpening(agent, args.eval_random_plies),
+                RandomOpening(players.make(opponent), args.eval_random_plies),
                 games=args.eval_games,
                 seed=args.seed + 1,
                 num_threads=args.threads,
@@ -386,8 +408,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=float, default=300.0, help="seconds of training")
     p.add_argument("--eval-games", type=int, default=64, help="games per opponent and agent")
     p.add_argument("--eval-simulations", type=int, default=0, help="0: --simulations")
+    p.add_argument(
+        "--eval-random-plies", type=int, default=2, help="random opening plies of evaluation games"
+    )
     p.add_argument("--threads", type=int, default=None, help="C threads (default: all)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--load", default=None, help="start from this net.pt (same --blocks/--channels)")
     p.add_argument("--out", default="runs/alphazero")
     args = p.parse_args(argv)
     for name in ("envs", "simulations", "leaves", "blocks", "channels", "batch_size", "eval_games"):
@@ -409,6 +435,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     shape = sp.env.single_observation_space.shape
     square = shape[1] == shape[2] and sp.env.config.params["geometry"] in ("plane", "torus")
     net = Net(shape, sp.env.n_actions, args.blocks, args.channels)
+    if args.load:
+        net.load_state_dict(torch.load(args.load, weights_only=True))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     rng = np.random.default_rng(args.seed)
     curve: list[dict[str, Any]] = []

@@ -1,0 +1,203 @@
+"""The training examples run end to end (a few iterations, tiny settings), so
+they never rot: examples/alphazero.py and examples/ppo.py."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+import fiverow
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_alphazero_example_runs_and_writes_its_outputs(tmp_path):
+    az = load("alphazero")
+    out = tmp_path / "az"
+    argv = [
+        "--size",
+        "7",
+        "--envs",
+        "8",
+        "--simulations",
+        "8",
+        "--leaves",
+        "4",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--batch-size",
+        "16",
+        "--max-iterations",
+        "40",
+        "--eval-games",
+        "4",
+        "--eval-every",
+        "1e9",
+        "--threads",
+        "1",
+        "--out",
+        str(out),
+    ]
+    summary = az.main(argv)
+    assert summary["iterations"] == 40
+    assert summary["games"] > 0
+    for name in ("selfplay.h5", "curve.json", "curve.png", "net.pt", "summary.json"):
+        assert (out / name).exists(), name
+    curve = json.loads((out / "curve.json").read_text())
+    assert len(curve) == 2  # before training and at the end
+    for point in curve:
+        for key in ("search vs random", "search vs heuristic", "policy vs random"):
+            rate, low, high, _draws = point[key]
+            assert 0 <= low <= rate <= high <= 1
+    # the self-play games went through the HDF5 writer with their search policies
+    with fiverow.data.open(out / "selfplay.h5") as ds:
+        assert len(ds) == summary["games"]
+        games = ds[ds.variants[0]]
+        ep = games.episode(0)
+        assert ep.policy is not None
+        policy = ep.policy.astype(np.float64)
+        np.testing.assert_allclose(policy.sum(axis=1), 1.0, atol=2e-2)
+        assert np.all(policy[np.arange(ep.length), ep.actions] > 0)  # moves the search visited
+        # the recorded moves replay as legal moves of the rebuilt games
+        replayed = games.replay(0)
+        assert np.all(replayed.masks[np.arange(ep.length), replayed.actions])
+
+
+def test_alphazero_example_evaluates_a_saved_network(tmp_path):
+    az = load("alphazero")
+    small = [
+        "--size",
+        "7",
+        "--envs",
+        "4",
+        "--simulations",
+        "4",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--eval-games",
+        "2",
+        "--threads",
+        "1",
+    ]
+    az.main([*small, "--max-iterations", "1", "--out", str(tmp_path / "a")])
+    summary = az.main(
+        [
+            *small,
+            "--load",
+            str(tmp_path / "a" / "net.pt"),
+            "--minutes",
+            "0",
+            "--out",
+            str(tmp_path / "b"),
+        ]
+    )
+    assert summary["iterations"] == 0 and len(summary["curve"]) == 1
+    with pytest.raises(RuntimeError):  # a network of another shape
+        az.main(
+            [
+                *small[:-4],
+                "--channels",
+                "16",
+                "--threads",
+                "1",
+                "--minutes",
+                "0",
+                "--load",
+                str(tmp_path / "a" / "net.pt"),
+                "--out",
+                str(tmp_path / "c"),
+            ]
+        )
+
+
+def test_alphazero_example_refuses_bad_settings(tmp_path):
+    az = load("alphazero")
+    with pytest.raises(SystemExit):
+        az.main(["--envs", "0", "--out", str(tmp_path)])
+
+
+def test_ppo_example_runs_and_learns_something(tmp_path):
+    ppo = load("ppo")
+    out = tmp_path / "ppo"
+    argv = [
+        "--size",
+        "7",
+        "--envs",
+        "16",
+        "--num-steps",
+        "12",
+        "--channels",
+        "8",
+        "--max-iterations",
+        "4",
+        "--eval-games",
+        "4",
+        "--eval-every",
+        "1e9",
+        "--threads",
+        "1",
+        "--out",
+        str(out),
+    ]
+    summary = ppo.main(argv)
+    assert summary["iterations"] == 4
+    assert summary["episodes"] > 0
+    assert (out / "ppo.pt").exists()
+    curve = json.loads((out / "curve.json").read_text())
+    assert len(curve) == 2
+    assert {"policy_loss", "value_loss", "entropy"} <= set(curve[-1])
+
+
+@pytest.mark.parametrize("opponent", ["self", "heuristic"])
+def test_ppo_example_opponents(tmp_path, opponent):
+    ppo = load("ppo")
+    summary = ppo.main(
+        [
+            "--size",
+            "7",
+            "--envs",
+            "8",
+            "--num-steps",
+            "8",
+            "--channels",
+            "8",
+            "--max-iterations",
+            "2",
+            "--eval-games",
+            "2",
+            "--eval-every",
+            "1e9",
+            "--opponent",
+            opponent,
+            "--threads",
+            "1",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert summary["iterations"] == 2
+
+
+def test_ppo_example_names_a_bad_opponent(tmp_path):
+    ppo = load("ppo")
+    with pytest.raises(ValueError, match="player kind"):
+        ppo.main(["--opponent", "grandmaster", "--out", str(tmp_path)])
