@@ -530,3 +530,44 @@ def test_ctrl_c_stops_a_match_and_keeps_the_games():
     words = out.split()
     assert words[:2] == ["interrupted", "True"], out + err
     assert int(words[2]) > 0
+
+
+class SlowToStart:
+    """A stand-in for _core.SelfPlay whose run() starts late and, like the
+    real one, clears any stop asked before it started."""
+
+    def __init__(self) -> None:
+        self.stop_asked = False
+        self.stopped_by_request = False
+
+    def run(self, games: int) -> int:
+        time.sleep(0.3)
+        self.stop_asked = False  # run() starts afresh
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            if self.stop_asked:
+                self.stopped_by_request = True
+                return 1
+            time.sleep(0.01)
+        return 0  # never asked to stop: the request was lost
+
+    def stop(self) -> None:
+        self.stop_asked = True
+
+    def progress(self) -> tuple[int, int]:
+        return 0, 0
+
+
+def test_ctrl_c_before_the_worker_starts_is_not_lost():
+    """A Ctrl-C that lands before the worker thread enters run() (a loaded
+    machine) still stops it."""
+    import _thread
+    import threading
+
+    from fiverow.selfplay import run
+
+    sp = SlowToStart()
+    threading.Timer(0.05, _thread.interrupt_main).start()
+    played, interrupted = run(sp, 10)
+    assert interrupted
+    assert sp.stopped_by_request and played == 1

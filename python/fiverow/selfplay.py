@@ -127,10 +127,19 @@ def run(
             finished.set()
 
     worker = threading.Thread(target=work, name="fiverow-selfplay", daemon=True)
-    worker.start()
     interrupted = False
+    try:
+        worker.start()
+    except KeyboardInterrupt:
+        interrupted = True
+        if worker.ident is None:  # interrupted before the thread existed: nothing played
+            return 0, True
     while not finished.is_set():
         try:
+            if interrupted:
+                # asked again on every pass: a stop that comes before the worker
+                # enters sp.run() is cleared by it (run() starts afresh)
+                sp.stop()
             finished.wait(0.25)
             if on_progress:
                 on_progress(*sp.progress())
