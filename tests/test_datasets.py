@@ -809,7 +809,7 @@ def test_ctrl_c_stops_the_run_and_packs_the_file(tmp_path):
         wait_for_episodes(path, proc)
         time.sleep(0.3)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -4,10 +4,12 @@ players (fiverow.match)."""
 
 from __future__ import annotations
 
+import _thread
 import dataclasses
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -500,6 +502,7 @@ def test_match_rejects_bad_variants_and_players():
 
 INTERRUPTED_MATCH = """
 import sys
+import threading
 from fiverow.match import Match
 print("playing", flush=True)
 result = Match("freestyle", "random", "random", games=10**9, boards=64, seed=0).play()
@@ -521,7 +524,7 @@ def test_ctrl_c_stops_a_match_and_keeps_the_games():
         assert proc.stdout.readline().strip() == "playing"
         time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -532,42 +535,70 @@ def test_ctrl_c_stops_a_match_and_keeps_the_games():
     assert int(words[2]) > 0
 
 
-class SlowToStart:
-    """A stand-in for _core.SelfPlay whose run() starts late and, like the
-    real one, clears any stop asked before it started."""
+class LateStarter:
+    """A stand-in for _core.SelfPlay for a worker that enters run() after the
+    Ctrl-C: like the real run(), it clears any stop asked before it started.
+    It interrupts the main thread itself, so the order holds on any load."""
 
     def __init__(self) -> None:
-        self.stop_asked = False
+        self.stop_asked = threading.Event()
         self.stopped_by_request = False
 
     def run(self, games: int) -> int:
-        time.sleep(0.3)
-        self.stop_asked = False  # run() starts afresh
-        deadline = time.monotonic() + 5.0
-        while time.monotonic() < deadline:
-            if self.stop_asked:
-                self.stopped_by_request = True
-                return 1
-            time.sleep(0.01)
-        return 0  # never asked to stop: the request was lost
+        _thread.interrupt_main()
+        self.stop_asked.wait(30.0)  # the stop asked in answer to the Ctrl-C...
+        self.stop_asked.clear()  # ...is cleared as run() starts afresh
+        self.stopped_by_request = self.stop_asked.wait(10.0)
+        return 1 if self.stopped_by_request else 0
 
     def stop(self) -> None:
-        self.stop_asked = True
+        self.stop_asked.set()
 
     def progress(self) -> tuple[int, int]:
         return 0, 0
 
 
 def test_ctrl_c_before_the_worker_starts_is_not_lost():
-    """A Ctrl-C that lands before the worker thread enters run() (a loaded
-    machine) still stops it."""
-    import _thread
-    import threading
-
+    """A stop cleared by a worker that starts late is asked again."""
     from fiverow.selfplay import run
 
-    sp = SlowToStart()
-    threading.Timer(0.05, _thread.interrupt_main).start()
+    sp = LateStarter()
     played, interrupted = run(sp, 10)
     assert interrupted
     assert sp.stopped_by_request and played == 1
+
+
+class StartInterrupted(threading.Thread):
+    """A thread whose start() is hit by a Ctrl-C half way."""
+
+    def start(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+        super().start()
+
+
+def test_ctrl_c_inside_thread_start_is_held_and_reported():
+    """A Ctrl-C inside Thread.start() neither escapes (the thread would play on
+    unseen) nor is lost: the thread runs and the stop is reported."""
+    from fiverow.selfplay import start_holding_ctrl_c
+
+    ran = threading.Event()
+    worker = StartInterrupted(target=ran.set)
+    assert start_holding_ctrl_c(worker) is True
+    worker.join(10.0)
+    assert ran.is_set()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_inside_thread_start_goes_to_the_callers_handler():
+    """A handler the caller installed sees the held Ctrl-C once it is back."""
+    from fiverow.selfplay import start_holding_ctrl_c
+
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        worker = StartInterrupted(target=lambda: None)
+        assert start_holding_ctrl_c(worker) is False  # the caller's handler did not raise
+        worker.join(10.0)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [signal.SIGINT]

@@ -4,6 +4,7 @@ are both built on :func:`run`."""
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -107,6 +108,32 @@ class Progress:
         self.stream.flush()
 
 
+def start_holding_ctrl_c(worker: threading.Thread) -> bool:
+    """Start the worker with Ctrl-C held back until start() returns, and say
+    whether one came meanwhile. A KeyboardInterrupt raised inside start() would
+    leave no way to tell whether the thread exists (and will play on)."""
+    if threading.current_thread() is not threading.main_thread():
+        worker.start()  # only the main thread takes signals
+        return False
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        worker.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if not held:
+        return False
+    if previous is signal.SIG_DFL:
+        return True  # the default action would have ended the process
+    if not callable(previous):
+        return False  # SIG_IGN, or a handler installed outside Python
+    try:
+        previous(signal.SIGINT, None)  # the caller's handler sees it late, not never
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
 def run(
     sp: Any, games: int, on_progress: Callable[[int, int], None] | None = None
 ) -> tuple[int, bool]:
@@ -127,13 +154,7 @@ def run(
             finished.set()
 
     worker = threading.Thread(target=work, name="fiverow-selfplay", daemon=True)
-    interrupted = False
-    try:
-        worker.start()
-    except KeyboardInterrupt:
-        interrupted = True
-        if worker.ident is None:  # interrupted before the thread existed: nothing played
-            return 0, True
+    interrupted = start_holding_ctrl_c(worker)
     while not finished.is_set():
         try:
             if interrupted:
