@@ -4,6 +4,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -20,6 +21,10 @@
 #endif
 
 #define MAX_REPORTED_ERRORS 64
+
+/* The largest thread count of a batch: more only makes OpenMP fail to create
+ * its team (a crash), and no machine has that many processors. */
+#define MAX_THREADS 1024
 
 enum out_id {
     OUT_OBS,
@@ -247,13 +252,31 @@ static void Batch_dealloc(BatchObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* An integer argument in lo..hi: ValueError naming it and the range otherwise
+ * (an int too large for C included), TypeError if it is not an integer. */
+static int int_in_range(PyObject *obj, const char *what, long long lo, long long hi, int *out)
+{
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be in %lld..%lld, got %R", what, lo, hi, obj);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
 static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"groups", "num_threads", "autoreset", "illegal", "obs_kind", NULL};
-    PyObject *groups;
+    PyObject *groups, *threads_obj;
     int num_threads, autoreset, illegal, obs_kind;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oiiii", kwlist, &groups, &num_threads, &autoreset,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiii", kwlist, &groups, &threads_obj, &autoreset,
                                      &illegal, &obs_kind))
+        return -1;
+    if (int_in_range(threads_obj, "num_threads", 1, MAX_THREADS, &num_threads))
         return -1;
     if (self->b) {
         PyErr_SetString(PyExc_RuntimeError, "Batch is already initialised");
@@ -278,8 +301,10 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds)
     int ok = params && counts;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        PyObject *pdict;
-        if (!PyArg_ParseTuple(item, "Oi", &pdict, &counts[i]) || parse_params(pdict, &params[i]))
+        PyObject *pdict, *count;
+        if (!PyArg_ParseTuple(item, "OO", &pdict, &count) ||
+            int_in_range(count, "num_envs", 1, INT_MAX, &counts[i]) ||
+            parse_params(pdict, &params[i]))
             ok = 0;
     }
     Py_DECREF(seq);
@@ -480,6 +505,40 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *args, PyObject *kwds)
     Py_RETURN_NONE;
 }
 
+/* Actions outside 0..n_actions-1 are refused before anything else, on boards
+ * waiting for their next-step reset too (those ignore only in-range actions).
+ * Returns the number of such actions (0: none) and, when there are some, a
+ * list of the first ones as (group, index, action, reason) in *list; -1 with
+ * an exception set on failure. */
+static int range_errors(const batch *b, const int64_t *const *actions, PyObject **list)
+{
+    int n = 0;
+    *list = NULL;
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        const group *g = &b->groups[gi];
+        for (int i = 0; i < g->n; i++) {
+            int64_t a = actions[gi][i];
+            if (a >= 0 && a < g->v.n_actions)
+                continue;
+            if (!*list && !(*list = PyList_New(0)))
+                return -1;
+            if (n < MAX_REPORTED_ERRORS) {
+                PyObject *t = Py_BuildValue(
+                    "(iiLN)", gi, i, (long long)a,
+                    PyUnicode_FromFormat("valid actions are 0..%d", g->v.n_actions - 1));
+                if (!t || PyList_Append(*list, t)) {
+                    Py_XDECREF(t);
+                    Py_CLEAR(*list);
+                    return -1;
+                }
+                Py_DECREF(t);
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
 static PyObject *Batch_step(BatchObject *self, PyObject *args)
 {
     PyObject *actions_obj;
@@ -494,6 +553,13 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args)
         return NULL;
     for (int gi = 0; gi < b->n_groups; gi++)
         actions[gi] = views[gi].buf;
+    PyObject *out_of_range;
+    int n_range = range_errors(b, actions, &out_of_range);
+    if (n_range) {
+        for (int gi = 0; gi < b->n_groups; gi++)
+            PyBuffer_Release(&views[gi]);
+        return n_range < 0 ? NULL : Py_BuildValue("(iN)", n_range, out_of_range);
+    }
     batch_error errs[MAX_REPORTED_ERRORS];
     int n_err;
     self->busy = 1;
@@ -953,7 +1019,8 @@ static PyObject *core_opening_of(PyObject *Py_UNUSED(m), PyObject *args)
 static PyObject *core_max_threads(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
 {
 #ifdef _OPENMP
-    return PyLong_FromLong(omp_get_num_procs());
+    int procs = omp_get_num_procs();
+    return PyLong_FromLong(procs < MAX_THREADS ? procs : MAX_THREADS);
 #else
     return PyLong_FromLong(1);
 #endif
@@ -970,7 +1037,7 @@ static PyMethodDef core_methods[] = {
     {"openings", core_openings, METH_NOARGS, "Names of the 26 canonical renju openings."},
     {"opening_of", core_opening_of, METH_VARARGS,
      "Canonical opening index of white at (wx, wy), black at (bx, by) from the centre."},
-    {"max_threads", core_max_threads, METH_NOARGS, "Processors OpenMP can use."},
+    {"max_threads", core_max_threads, METH_NOARGS, "Processors OpenMP can use (at most 1024)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {

@@ -73,7 +73,7 @@ static int get_buffers(SearchObject *self, PyObject *seq, Py_buffer *views, int 
         int rc = item ? PyObject_GetBuffer(item, &views[gi], flags) : -1;
         Py_XDECREF(item);
         size_t row = per_action ? (size_t)v->n_actions
-                     : per_obs  ? (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells
+                     : per_obs  ? (size_t)v->n_planes[b->obs_kind] * (size_t)v->g.n_cells
                                 : 1;
         size_t want = rows_per_board * (size_t)b->groups[gi].n * row;
         if (rc == 0 && (views[gi].itemsize != itemsize || !check_format(&views[gi], formats) ||
@@ -124,6 +124,14 @@ static PyObject *Search_begin(SearchObject *self, PyObject *Py_UNUSED(a))
     search_begin(self->s);
     Py_END_ALLOW_THREADS;
     self->batch->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_abort(SearchObject *self, PyObject *Py_UNUSED(a))
+{
+    if (!usable(self))
+        return NULL;
+    search_abort(self->s);
     Py_RETURN_NONE;
 }
 
@@ -311,6 +319,7 @@ static PyObject *Search_nodes(SearchObject *self, PyObject *Py_UNUSED(a))
 
 static PyMethodDef Search_methods[] = {
     {"begin", (PyCFunction)Search_begin, METH_NOARGS, "Start a move's search."},
+    {"abort", (PyCFunction)Search_abort, METH_NOARGS, "Undo the open round, if any."},
     {"select", (PyCFunction)Search_select, METH_VARARGS, "A round of descents; leaves per group."},
     {"expand", (PyCFunction)Search_expand, METH_VARARGS, "Priors and values of the leaves."},
     {"results", (PyCFunction)Search_results, METH_VARARGS, "Root visit counts and values."},

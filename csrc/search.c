@@ -36,8 +36,9 @@ typedef struct sedge {
 } sedge;
 
 /* Moves that win at once, found when a leaf is written: the search takes
- * one whenever it can, so that a threat two plies deep is seen by the first
- * descent that meets it, whatever the priors say. */
+ * one whenever it can, whatever the priors say. A win in one is found by the
+ * first descent through its node; an opponent's threat two plies deep only
+ * once the reply that allows it is visited a second time. */
 #define WIN_MOVES 4
 
 typedef struct stree {
@@ -45,8 +46,9 @@ typedef struct stree {
     sedge *edges;
     int32_t n_nodes, cap_nodes, n_edges, cap_edges;
     int32_t root;
-    int sims;   /* evaluations of this move */
-    int active; /* the board is ongoing and searched this move */
+    uint8_t *root_state; /* the root's position (a board state): reuse checks */
+    int sims;            /* evaluations of this move */
+    int active;          /* the board is ongoing and searched this move */
     uint32_t episode;
     uint16_t steps; /* the root's position */
     uint64_t key;   /* the move's random stream (noise, action draws) */
@@ -119,24 +121,58 @@ static int32_t new_node(stree *t, int32_t parent, int32_t action, int seat)
     return t->n_nodes++;
 }
 
-static void reset_tree(stree *t, const board_hdr *h)
+/* The game part of a board's state, without the caches that do not follow
+ * from the position: equal bytes, the same position. */
+static size_t position_bytes(const variant *v)
 {
-    t->n_nodes = t->n_edges = 0;
-    t->root = new_node(t, -1, -1, -1);
-    t->failed = t->root < 0;
+    return v->off_cache - BOARD_GAME_OFFSET;
+}
+
+static int same_position(const variant *v, const uint8_t *state, const board_hdr *h)
+{
+    return memcmp(state + BOARD_GAME_OFFSET, (const uint8_t *)h + BOARD_GAME_OFFSET,
+                  position_bytes(v)) == 0;
+}
+
+static void remember_root(stree *t, const variant *v, const board_hdr *h)
+{
+    memcpy(t->root_state, h, v->state_size);
     t->episode = h->episode;
     t->steps = h->steps;
 }
 
+static void reset_tree(stree *t, const variant *v, const board_hdr *h)
+{
+    t->n_nodes = t->n_edges = 0;
+    t->root = new_node(t, -1, -1, -1);
+    t->failed = t->root < 0;
+    remember_root(t, v, h);
+}
+
+/* NULL, or the first parameter out of range with its value in err. */
+static const char *bad_param(const search_params *p, char *err, size_t errlen)
+{
+    if (p->simulations < 1)
+        snprintf(err, errlen, "simulations must be >= 1, got %d", p->simulations);
+    else if (p->leaves_per_round < 1)
+        snprintf(err, errlen, "leaves_per_round must be >= 1, got %d", p->leaves_per_round);
+    else if (!(p->c_puct >= 0 && p->c_puct <= FLT_MAX)) /* NaN fails both */
+        snprintf(err, errlen, "c_puct must be a finite number >= 0, got %g", (double)p->c_puct);
+    else if (!(p->dirichlet_alpha >= 0 && p->dirichlet_alpha <= FLT_MAX))
+        snprintf(err, errlen, "dirichlet_alpha must be a finite number >= 0, got %g",
+                 (double)p->dirichlet_alpha);
+    else if (!(p->dirichlet_fraction >= 0 && p->dirichlet_fraction <= 1))
+        snprintf(err, errlen, "dirichlet_fraction must be in [0, 1], got %g",
+                 (double)p->dirichlet_fraction);
+    else
+        return NULL;
+    return err;
+}
+
 search *search_new(batch *b, const search_params *p, char *err, size_t errlen)
 {
-    if (p->simulations < 1 || p->leaves_per_round < 1 || !(p->c_puct >= 0) ||
-        !(p->dirichlet_alpha >= 0) || !(p->dirichlet_fraction >= 0 && p->dirichlet_fraction <= 1)) {
-        snprintf(err, errlen,
-                 "simulations and leaves_per_round must be >= 1, c_puct and dirichlet_alpha >= 0, "
-                 "dirichlet_fraction in [0, 1]");
+    if (bad_param(p, err, errlen))
         return NULL;
-    }
     search *s = calloc(1, sizeof(*s));
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -175,7 +211,8 @@ search *search_new(batch *b, const search_params *p, char *err, size_t errlen)
             tr->leaf_seat = malloc((size_t)p->leaves_per_round);
             tr->leaf_slot = malloc(sizeof(int32_t) * (size_t)p->leaves_per_round);
             tr->leaf_wins = malloc(sizeof(int32_t) * WIN_MOVES * (size_t)p->leaves_per_round);
-            ok = tr->leaf_node && tr->leaf_seat && tr->leaf_slot && tr->leaf_wins;
+            tr->root_state = malloc(b->groups[g].v.state_size);
+            ok = tr->leaf_node && tr->leaf_seat && tr->leaf_slot && tr->leaf_wins && tr->root_state;
             tr->root = -1;
         }
     if (!ok) {
@@ -197,6 +234,7 @@ void search_free(search *s)
         free(s->trees[t].leaf_seat);
         free(s->trees[t].leaf_slot);
         free(s->trees[t].leaf_wins);
+        free(s->trees[t].root_state);
     }
     for (int k = 0; k < s->n_threads; k++) {
         if (s->scratch)
@@ -287,20 +325,53 @@ static void add_noise(const search *s, stree *tr)
     free(noise);
 }
 
+/* Take a leaf that waits for the network back out of the tree: it becomes
+ * an unvisited node again and its path loses the descent's virtual loss. */
+static void release_leaf(stree *tr, int32_t node)
+{
+    if (tr->nodes[node].state == NODE_PENDING)
+        tr->nodes[node].state = NODE_NEW;
+    for (int32_t n = node; n != tr->root; n = tr->nodes[n].parent)
+        tr->nodes[n].vloss--;
+}
+
+void search_abort(search *s)
+{
+#pragma omp parallel for schedule(static) num_threads(s->n_threads) if (s->n_threads > 1)
+    for (int t = 0; t < s->n_trees; t++) {
+        stree *tr = &s->trees[t];
+        for (int k = 0; k < tr->n_leaves; k++)
+            release_leaf(tr, tr->leaf_node[k]);
+        tr->n_leaves = 0;
+    }
+    for (int gi = 0; gi < s->b->n_groups; gi++)
+        s->round_count[gi] = 0;
+}
+
+/* The tree can go on from its root: reuse is on and the root is the board's
+ * position (the same episode, and the same position move for move). */
+static int tree_fits(const search *s, int t, const board_hdr *h)
+{
+    const stree *tr = &s->trees[t];
+    const variant *v = &s->b->groups[s->tree_group[t]].v;
+    return s->p.reuse_tree && tr->root >= 0 && tr->episode == h->episode && tr->steps == h->steps &&
+           same_position(v, tr->root_state, h);
+}
+
 void search_begin(search *s)
 {
     const uint64_t mix = rng_mix64(s->p.seed + 0x243f6a8885a308d3ULL);
+    search_abort(s); /* a round left open (the evaluator failed) is undone */
 #pragma omp parallel for schedule(static) num_threads(s->n_threads) if (s->n_threads > 1)
     for (int t = 0; t < s->n_trees; t++) {
         stree *tr = &s->trees[t];
         const board_hdr *h = root_board(s, t);
         tr->active = h->status == STATUS_ONGOING;
         tr->sims = 0;
-        tr->n_leaves = 0;
         if (!tr->active)
             continue;
-        if (tr->root < 0 || tr->episode != h->episode || tr->steps != h->steps || !s->p.reuse_tree)
-            reset_tree(tr, h);
+        if (!tree_fits(s, t, h))
+            reset_tree(tr, &s->b->groups[s->tree_group[t]].v, h);
         tr->key = rng_key(h->board_key ^ mix, h->episode, h->steps, RNG_STREAM_PLAYER);
         tr->ctr = 0;
         if (!tr->failed && tr->nodes[tr->root].state == NODE_INNER)
@@ -404,7 +475,7 @@ static int descend(search *s, int t, uint8_t *obs, uint8_t *mask)
                 return 0;
             }
             nd->state = NODE_PENDING;
-            game_write_obs(v, h, OBS_ABSOLUTE, obs);
+            game_write_obs(v, h, s->b->obs_kind, obs);
             bits_to_bytes(board_legal_c(v, h), v->n_actions, mask);
             tr->leaf_node[tr->n_leaves] = node;
             tr->leaf_seat[tr->n_leaves] = (int8_t)h->seat;
@@ -450,12 +521,12 @@ static int descend_all(search *s, search_leaves *out)
             continue;
         const int gi = s->tree_group[t], i = s->tree_board[t];
         const variant *v = &b->groups[gi].v;
-        const size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+        const size_t obs_bytes = (size_t)v->n_planes[s->b->obs_kind] * (size_t)v->g.n_cells;
         /* at most L descents a round, whether they end on a leaf or on a
          * finished game: a tree whose best leaf waits for the network under
          * virtual loss would otherwise spend its simulations re-reading
          * known results elsewhere */
-        int budget = s->p.simulations - tr->sims;
+        int budget = s->p.simulations - tr->sims, progress = 0;
         for (int d = 0; d < L && budget > 0; d++) {
             size_t row = (size_t)i * (size_t)L + (size_t)tr->n_leaves;
             int r = descend(s, t, out->obs[gi] + row * obs_bytes,
@@ -463,12 +534,15 @@ static int descend_all(search *s, search_leaves *out)
             if (r < 0)
                 break;
             budget--;
+            progress++;
             if (r == 0) /* a finished game, scored by the rules */
                 tr->sims++;
             else
                 tr->n_leaves++;
         }
-        if (tr->sims >= s->p.simulations && tr->n_leaves == 0)
+        /* no descent got anywhere (every path ends on a leaf that waits, or
+         * no room): the tree's move ends here rather than spin */
+        if ((tr->sims >= s->p.simulations || progress == 0) && tr->n_leaves == 0)
             tr->active = 0;
         leaves += tr->n_leaves;
         active += tr->active;
@@ -480,14 +554,15 @@ int search_select(search *s, search_leaves *out)
 {
     batch *b = s->b;
     const int L = s->p.leaves_per_round;
+    search_abort(s); /* a round never expanded is undone, not stacked */
     /* rounds that only met finished games leave nothing to evaluate: go on
-     * until there is a leaf or every tree has its simulations */
+     * until there is a leaf or every tree has its simulations (or is stuck) */
     while (descend_all(s, out) < 0)
         ;
     int total = 0;
     for (int gi = 0; gi < b->n_groups; gi++) {
         const variant *v = &b->groups[gi].v;
-        const size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+        const size_t obs_bytes = (size_t)v->n_planes[b->obs_kind] * (size_t)v->g.n_cells;
         int count = 0;
         for (int t = 0; t < s->n_trees; t++) {
             if (s->tree_group[t] != gi)
@@ -539,7 +614,7 @@ const char *search_expand(search *s, const float *const *priors, const float *co
     if (bad_value)
         return "values must be finite numbers in [-1, 1]";
     if (bad_prior)
-        return "priors must be finite and non-negative";
+        return "priors must be finite, non-negative float32 numbers";
     int failed = 0;
 #pragma omp parallel for schedule(dynamic, 8) num_threads(s->n_threads) if (s->n_threads > 1)      \
     reduction(| : failed)
@@ -562,6 +637,7 @@ const char *search_expand(search *s, const float *const *priors, const float *co
                 }
             int32_t node = tr->leaf_node[k];
             if (grow_edges(tr, legal)) {
+                release_leaf(tr, node);
                 failed = tr->failed = 1;
                 continue;
             }
@@ -570,14 +646,14 @@ const char *search_expand(search *s, const float *const *priors, const float *co
             nd->n_edges = legal;
             nd->to_play = tr->leaf_seat[k];
             nd->state = NODE_INNER;
-            /* weights over the legal actions; none at all: uniform */
-            const float scale = sum > 0 ? (float)(1.0 / sum) : 0.0f;
+            /* weights over the legal actions; none at all: uniform. Divided
+             * in double: 1 / sum overflows a float for tiny weights */
             const float uniform = 1.0f / (float)legal;
             sedge *e = &tr->edges[nd->edge_first];
             for (int a = 0; a < v->n_actions; a++)
                 if (mask[a]) {
                     e->action = a;
-                    e->prior = sum > 0 ? p[a] * scale : uniform;
+                    e->prior = sum > 0 ? (float)(p[a] / sum) : uniform;
                     e->child = -1;
                     e++;
                 }
@@ -630,6 +706,21 @@ void search_results(const search *s, float *const *visits, float *const *root_va
     }
 }
 
+static int edge_visits(const stree *tr, const sedge *ed)
+{
+    return ed->child >= 0 ? tr->nodes[ed->child].visits : 0;
+}
+
+/* Weight of a move with nv visits in the draw: (nv / max_nv)^(1/T), taken
+ * as exp(log(nv / max_nv) / T) so that it stays in [0, 1] for any T (nv^(1/T)
+ * overflows to inf for small T). */
+static double draw_weight(int nv, int max_nv, float temperature)
+{
+    if (nv == 0)
+        return 0.0;
+    return exp(log((double)nv / (double)max_nv) / (double)temperature);
+}
+
 void search_actions(const search *s, float temperature, int64_t *const *actions)
 {
     for (int t = 0; t < s->n_trees; t++) {
@@ -643,27 +734,26 @@ void search_actions(const search *s, float temperature, int64_t *const *actions)
             continue;
         /* the most visited (ties: the higher prior), or a draw from N^(1/T) */
         int32_t best = r->edge_first;
-        double total = 0;
         for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++) {
             const sedge *ed = &tr->edges[e], *bd = &tr->edges[best];
-            int nv = ed->child >= 0 ? tr->nodes[ed->child].visits : 0;
-            int bv = bd->child >= 0 ? tr->nodes[bd->child].visits : 0;
+            int nv = edge_visits(tr, ed), bv = edge_visits(tr, bd);
             if (nv > bv || (nv == bv && ed->prior > bd->prior))
                 best = e;
-            if (temperature > 0 && nv > 0)
-                total += pow((double)nv, 1.0 / temperature);
         }
+        const int max_nv = edge_visits(tr, &tr->edges[best]);
+        double total = 0;
+        for (int32_t e = r->edge_first; temperature > 0 && e < r->edge_first + r->n_edges; e++)
+            total += draw_weight(edge_visits(tr, &tr->edges[e]), max_nv, temperature);
         int32_t chosen = best;
         if (temperature > 0 && total > 0) {
             /* the move's stream, past what the noise used */
             uint32_t ctr = 0x40000000u;
             double x = rng_unit(rng_at(tr->key, ctr)) * total;
             for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++) {
-                const sedge *ed = &tr->edges[e];
-                int nv = ed->child >= 0 ? tr->nodes[ed->child].visits : 0;
-                if (nv == 0)
+                double w = draw_weight(edge_visits(tr, &tr->edges[e]), max_nv, temperature);
+                if (w == 0)
                     continue;
-                x -= pow((double)nv, 1.0 / temperature);
+                x -= w;
                 chosen = e;
                 if (x < 0)
                     break;
@@ -733,28 +823,44 @@ static int reroot(stree *tr, int32_t new_root)
     return 0;
 }
 
+/* The root's child through `action` if it is the board's position now
+ * (the board was stepped with that action), else -1. */
+static int32_t child_played(search *s, int t, int64_t action)
+{
+    stree *tr = &s->trees[t];
+    const board_hdr *h = root_board(s, t);
+    if (!s->p.reuse_tree || tr->root < 0 || tr->failed || h->status != STATUS_ONGOING ||
+        h->episode != tr->episode || h->steps != tr->steps + 1 ||
+        tr->nodes[tr->root].state != NODE_INNER)
+        return -1;
+    const snode *r = &tr->nodes[tr->root];
+    int32_t next = -1;
+    for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++)
+        if (tr->edges[e].action == action)
+            next = tr->edges[e].child;
+    if (next < 0)
+        return -1;
+    /* replay the move on the old root: the actions given may not be the
+     * ones the boards were stepped with */
+    const variant *v = &s->b->groups[s->tree_group[t]].v;
+    board_hdr *played = (board_hdr *)s->scratch[thread_id()];
+    memcpy(played, tr->root_state, v->state_size);
+    game_step(v, played, (int)action);
+    return same_position(v, (const uint8_t *)played, h) ? next : -1;
+}
+
 void search_advance(search *s, const int64_t *const *actions)
 {
+    search_abort(s); /* node numbers change: no round may stay open */
 #pragma omp parallel for schedule(dynamic, 8) num_threads(s->n_threads) if (s->n_threads > 1)
     for (int t = 0; t < s->n_trees; t++) {
         stree *tr = &s->trees[t];
-        const board_hdr *h = root_board(s, t);
         const int gi = s->tree_group[t], i = s->tree_board[t];
-        int32_t next = -1;
-        if (s->p.reuse_tree && tr->root >= 0 && !tr->failed && h->status == STATUS_ONGOING &&
-            h->episode == tr->episode && h->steps == tr->steps + 1 &&
-            tr->nodes[tr->root].state == NODE_INNER) {
-            const snode *r = &tr->nodes[tr->root];
-            for (int32_t e = r->edge_first; e < r->edge_first + r->n_edges; e++)
-                if (tr->edges[e].action == actions[gi][i])
-                    next = tr->edges[e].child;
-        }
-        if (next >= 0 && reroot(tr, next) == 0) {
-            tr->episode = h->episode;
-            tr->steps = h->steps;
-        } else {
+        int32_t next = child_played(s, t, actions[gi][i]);
+        if (next >= 0 && reroot(tr, next) == 0)
+            remember_root(tr, &s->b->groups[gi].v, root_board(s, t));
+        else
             tr->root = -1; /* rebuilt by the next search_begin */
-        }
     }
 }
 
@@ -773,7 +879,7 @@ void search_run_uniform(search *s)
     for (int gi = 0; ok && gi < b->n_groups; gi++) {
         const variant *v = &b->groups[gi].v;
         size_t rows = (size_t)b->groups[gi].n * (size_t)L;
-        obs[gi] = malloc(rows * (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells);
+        obs[gi] = malloc(rows * (size_t)v->n_planes[b->obs_kind] * (size_t)v->g.n_cells);
         masks[gi] = malloc(rows * (size_t)v->n_actions);
         to_play[gi] = malloc(rows);
         boards[gi] = malloc(rows * sizeof(int32_t));

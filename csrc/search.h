@@ -45,11 +45,14 @@ typedef struct search_leaves {
 } search_leaves;
 
 /* Start a move's search on every ongoing board (a tree whose root is not the
- * board's position is rebuilt). */
+ * board's position is rebuilt; a round left open is undone first). */
 void search_begin(search *s);
 /* One round of descents; returns the leaves to evaluate (0: every tree is
- * done). */
+ * done). A round still open (selected, never expanded) is undone first. */
 int search_select(search *s, search_leaves *out);
+/* Undo the open round, if any: its leaves become unvisited again and their
+ * virtual losses are taken back (after the evaluator failed). */
+void search_abort(search *s);
 /* Priors ([count][n_actions] per group, any non-negative weights; illegal
  * actions ignored) and values ([count] per group, in [-1, 1], for the seat
  * to act at the leaf) of the last round's leaves. Returns NULL, or why the
@@ -63,7 +66,8 @@ void search_results(const search *s, float *const *visits, float *const *root_va
 /* Actions from the visit counts with temperature (0: the most visited),
  * drawn from each tree's own stream; 0 where a board's episode is over. */
 void search_actions(const search *s, float temperature, int64_t *const *actions);
-/* After the boards were stepped with actions: the trees follow (or restart). */
+/* After the boards were stepped with actions: a tree keeps the subtree of its
+ * action when that is the board's position now, else restarts. */
 void search_advance(search *s, const int64_t *const *actions);
 
 /* A whole move's search with uniform priors and zero values, in C: the

@@ -5,6 +5,7 @@
     python examples/alphazero.py --variant renju --size 0 --simulations 128   # any preset
     python examples/alphazero.py --load runs/az/net.pt --minutes 0 --eval-simulations 400
                                                             # evaluate a trained network
+    python examples/alphazero.py --teacher "heuristic(epsilon=0.1)"   # learn from its games first
 
 Each iteration plays one move on every board of a vector env with the batched
 PUCT search (fiverow.search.MCTS: the trees live in C, the network evaluates
@@ -108,8 +109,8 @@ class Evaluator:
     def __call__(self, obs: np.ndarray, masks: np.ndarray, to_play: np.ndarray) -> Any:
         start = time.perf_counter()
         self.net.eval()
-        logits, value = self.net(torch.from_numpy(obs).float())
-        logits = logits.masked_fill(torch.from_numpy(masks) == 0, -1e9)
+        logits, value = self.net(torch.tensor(obs, dtype=torch.float32))
+        logits = logits.masked_fill(torch.tensor(masks) == 0, -1e9)
         out = torch.softmax(logits, dim=1).numpy(), value.numpy()
         self.seconds += time.perf_counter() - start
         return out
@@ -153,9 +154,9 @@ class PolicyAgent:
     @torch.no_grad()
     def act(self, env: Any) -> np.ndarray:
         self.net.eval()
-        obs = torch.from_numpy(np.asarray(env.unwrapped.pool.groups[env.config.name].obs)).float()
+        obs = torch.tensor(env.unwrapped.pool.groups[env.config.name].obs, dtype=torch.float32)
         logits, _ = self.net(obs)
-        logits = logits.masked_fill(torch.from_numpy(env.action_masks()) == 0, -torch.inf)
+        logits = logits.masked_fill(torch.tensor(env.action_masks()) == 0, -torch.inf)
         return logits.argmax(dim=1).numpy()
 
 
@@ -313,6 +314,44 @@ def train(
     return float(np.mean(losses)) if losses else math.nan
 
 
+def teacher_positions(
+    args: argparse.Namespace, params: dict[str, Any], out: Path
+) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Games of a built-in player against itself (``--teacher``), played and
+    written in C with observations and policies (fiverow.generate), read back
+    with h5py as training positions: the network starts from the teacher's
+    moves and outcomes instead of from nothing."""
+    import h5py
+
+    from fiverow.generate import generate
+
+    path = out / "teacher.h5"
+    generate(
+        path,
+        args.variant,
+        games=args.teacher_games,
+        black=args.teacher,
+        white=args.teacher,
+        seed=args.seed + 2,
+        num_threads=args.threads,
+        obs=True,
+        policy=True,
+        overwrite=True,
+        params=params,
+    )
+    with h5py.File(path, "r") as f:
+        g = f[args.variant]
+        obs = g["steps/obs"][:]
+        pi = g["steps/policy"][:].astype(np.float32)
+        seat = g["steps/seat"][:]
+        offsets, lengths, winners = (g[f"episodes/{k}"][:] for k in ("offset", "length", "winner"))
+    z = np.zeros(len(seat), dtype=np.float32)  # the outcome for the seat to move
+    for start, n, winner in zip(offsets, lengths, winners, strict=True):
+        if winner >= 0:
+            z[start : start + n] = np.where(seat[start : start + n] == winner, 1.0, -1.0)
+    return [(obs[i], pi[i], float(z[i])) for i in range(len(z))]
+
+
 # ---- evaluation and the curve ----
 
 
@@ -414,11 +453,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=None, help="C threads (default: all)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--load", default=None, help="start from this net.pt (same --blocks/--channels)")
+    p.add_argument(
+        "--teacher",
+        default="",
+        help="a built-in player, e.g. 'heuristic(epsilon=0.1)', whose games seed the training",
+    )
+    p.add_argument("--teacher-games", type=int, default=2000, help="games the teacher plays")
+    p.add_argument(
+        "--teacher-steps", type=int, default=1000, help="gradient steps on them before self-play"
+    )
     p.add_argument("--out", default="runs/alphazero")
     args = p.parse_args(argv)
     for name in ("envs", "simulations", "leaves", "blocks", "channels", "batch_size", "eval_games"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.teacher:
+        try:
+            players.make(args.teacher)
+        except ValueError as e:
+            p.error(f"--teacher: {e}")
+        if args.teacher_games < 1 or args.teacher_steps < 0:
+            p.error("--teacher-games must be >= 1 and --teacher-steps >= 0")
     return args
 
 
@@ -446,6 +501,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     iteration = 0
     loss = math.nan
     wall = shown = time.perf_counter()
+    teacher_left = 0  # gradient steps on the teacher's games still to take
+    if args.teacher:
+        t0 = time.perf_counter()
+        sp.window.extend(teacher_positions(args, params, out))
+        teacher_left = args.teacher_steps
+        training += time.perf_counter() - t0  # generating counts as training time
     while True:
         stop = training >= 60 * args.minutes or (
             args.max_iterations and iteration >= args.max_iterations
@@ -467,7 +528,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if stop:
             break
         t0 = time.perf_counter()
-        sp.step(net)
+        if teacher_left > 0:  # first learn from the teacher, then play
+            teacher_left -= args.train_steps
+        else:
+            sp.step(net)
         t1 = time.perf_counter()
         if len(sp.window) >= 4 * args.batch_size:
             loss = train(net, opt, sp.window, args, square, rng)
@@ -488,6 +552,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "command": " ".join(["python", "examples/alphazero.py", *(argv or sys.argv[1:])]),
         "iterations": iteration,
         "games": sp.games,
+        "teacher": args.teacher,
+        "teacher_games": args.teacher_games if args.teacher else 0,
         "moves": sp.moves,
         "selfplay_moves_per_second": sp.moves / selfplay_seconds if selfplay_seconds else 0.0,
         "seconds": seconds,

@@ -66,7 +66,8 @@ class ActorCritic(nn.Module):
 
 
 def as_tensors(obs: np.ndarray, mask: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-    return torch.from_numpy(obs).float(), torch.from_numpy(mask).bool()
+    # copies: the env's outputs are read-only views it overwrites on the next step
+    return torch.tensor(obs, dtype=torch.float32), torch.tensor(mask, dtype=torch.bool)
 
 
 class GreedyAgent:

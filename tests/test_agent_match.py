@@ -71,9 +71,61 @@ def test_bad_agents_are_named():
         def act(self, env):
             return np.zeros(env.num_envs - 1, dtype=np.int64)
 
-    with pytest.raises(ValueError, match="player A gave actions of shape"):
+    with pytest.raises(ValueError, match=r"player A \(short\) gave actions of shape"):
         fiverow.Match("freestyle", Short(), "random", games=4).play()
     with pytest.raises(TypeError, match="has act"):
         fiverow.Match("freestyle", object(), "random", games=4)
     with pytest.raises(ValueError, match="player kind"):
         fiverow.Match("freestyle", Wrapped("random"), "grandmaster", games=4)
+
+
+class Floats:
+    name = "floats"
+
+    def act(self, env):
+        return env.sample_legal() + 0.5
+
+
+class AlwaysCentre:
+    name = "centre"
+
+    def act(self, env):
+        return np.full(env.num_envs, 12, dtype=np.int64)  # the centre of 5x5: legal once
+
+
+def test_agent_actions_must_be_legal_integers_and_errors_name_the_player():
+    with pytest.raises(ValueError, match=r"player A \(floats\) gave actions of dtype float64"):
+        fiverow.Match("freestyle", Floats(), "random", games=2, params={"size": 5}).play()
+    with pytest.raises(ValueError, match=r"player B \(centre\) gave illegal actions \(board \d"):
+        fiverow.Match(
+            "freestyle", "random", AlwaysCentre(), games=2, alternate=False, params={"size": 5}
+        ).play()
+
+
+@pytest.mark.parametrize(
+    "variants, games",
+    [
+        (["freestyle", "caro"], 5),
+        (["freestyle", "caro", "strip"], 10),
+        ({"freestyle": 1, "caro": 100}, 3),
+        (["freestyle", "caro"], 1),
+    ],
+)
+def test_agent_matches_play_exactly_the_games_asked(variants, games):
+    result = fiverow.Match(
+        variants, Wrapped("random"), "random", games=games, params={"size": 7}
+    ).play()
+    assert len(result.games) == games
+    assert sum(v.games for v in result.variants) == games
+    assert [v.variant for v in result.variants] == list(
+        variants if isinstance(variants, list) else variants.keys()
+    )
+
+
+def test_agent_match_records_keep_black_seat_and_opening():
+    games = (
+        fiverow.Match("renju-soosorv8", Wrapped("random"), "random", games=12, seed=3).play().games
+    )
+    assert set(games["opening"]) - {-1}, "soosorv games have an opening"
+    assert (games["opening"] >= 0).all()
+    assert set(games["black_seat"]) == {0, 1}

@@ -307,3 +307,142 @@ def _child_rollout() -> int:
     env = fiverow.make_vec("freestyle", num_envs=512, seed=1, num_threads=2)
     env.reset()
     return env.rollout(5)["steps"]
+
+
+def _writes_raise(array):
+    with pytest.raises(ValueError, match="read-only"):
+        array[...] = 0
+
+
+@pytest.mark.parametrize("observation", ["absolute", "mover"])
+@pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
+def test_outputs_are_read_only(observation, autoreset_mode):
+    """Every returned array is a read-only view: a write raises instead of corrupting
+    the incrementally updated observations and masks; copies are writable."""
+    kwargs = dict(seed=0, observation=observation, autoreset_mode=autoreset_mode)
+    env = fiverow.make_vec("freestyle", num_envs=3, size=7, **kwargs)
+    reference = fiverow.make_vec("freestyle", num_envs=3, size=7, **kwargs)
+    obs, info = env.reset()
+    first = obs
+    reference.reset()
+    for array in (obs, *info.values(), env.action_masks(), env.sample_legal()):
+        _writes_raise(array)
+    seen_final = False
+    for _ in range(60):
+        actions = reference.sample_legal().copy()
+        out = env.step(actions)
+        ref = reference.step(actions)
+        obs, reward, terminated, truncated, info = out
+        arrays = [obs, reward, terminated, truncated, env.action_masks(), env.sample_legal()]
+        for value in info.values():
+            arrays += list(value.values()) if isinstance(value, dict) else [value]
+        seen_final |= "final_obs" in info
+        for array in arrays:
+            _writes_raise(array)
+        for mine, theirs in zip(out[:4], ref[:4], strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+        np.testing.assert_array_equal(info["action_mask"], ref[4]["action_mask"])
+        assert obs is first  # the same object on every call
+    assert seen_final == (autoreset_mode == "same_step")
+    mine = obs.copy()
+    mine[:] = 1  # a user's copy is an ordinary array
+    assert mine.flags.writeable and env.action_masks().copy().flags.writeable
+
+
+def test_single_env_outputs_are_writable_copies():
+    env = fiverow.make("freestyle")
+    obs, info = env.reset(seed=0)
+    obs[:] = 1
+    info["action_mask"][:] = 0
+    obs, _, _, _, info = env.step(env.sample_legal())
+    assert obs[:2].sum() == 1 and info["action_mask"].sum() == 224
+
+
+def test_single_env_action_space_pickles():
+    import pickle
+
+    env = fiverow.make("renju")
+    env.reset(seed=0)
+    copy = pickle.loads(pickle.dumps(env.action_space))
+    assert copy == env.action_space == gymnasium.spaces.Discrete(225)
+    assert isinstance(copy, fiverow.spaces.LegalDiscrete)
+    # not connected to any env: samples like Discrete(225)
+    assert len({int(copy.sample()) for _ in range(50)}) > 1
+    assert env.action_space.sample() == 112  # the original still follows its env
+
+
+def test_async_vector_env_of_single_envs():
+    import multiprocessing
+
+    context = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    venv = gymnasium.vector.AsyncVectorEnv([lambda: fiverow.make("freestyle")] * 2, context=context)
+    try:
+        obs, info = venv.reset(seed=0)
+        assert obs.shape == (2, 4, 15, 15)
+        obs, reward, terminated, truncated, info = venv.step(np.array([112, 0]))
+        assert obs[:, 0].sum() == 2 and info["to_play"].tolist() == [1, 1]
+    finally:
+        venv.close()
+
+
+def test_gymnasium_make_vec_async():
+    venv = gymnasium.make_vec("fiverow/Renju-v0", num_envs=2, vectorization_mode="async")
+    try:
+        venv.reset(seed=0)
+        venv.step(np.array([112, 112]))
+    finally:
+        venv.close()
+
+
+def test_out_of_range_actions_raise_on_boards_waiting_for_reset():
+    env = fiverow.make_vec("freestyle", num_envs=1, seed=4, size=5, connect=3)
+    env.reset()
+    _play_until_done(env)
+    state = env.get_state(0)
+    for bad in (-1, 25, 2**40):
+        with pytest.raises(ValueError, match=f"action {bad} "):
+            env.step(np.array([bad]))
+        assert env.get_state(0) == state
+    obs, reward, terminated, _, info = env.step(np.array([24]))  # in range: ignored
+    assert not terminated[0] and obs[0, :2].sum() == 0 and info["episode_length"][0] == 0
+
+
+@pytest.mark.parametrize("make", [fiverow.make, lambda name: fiverow.make_vec(name, 2)])
+def test_closed_env_refuses_step_and_reset(make):
+    env = make("freestyle")
+    env.reset(seed=0)
+    env.close()
+    env.close()  # twice is fine
+    with pytest.raises(RuntimeError, match="is closed"):
+        env.reset()
+    with pytest.raises(RuntimeError, match="is closed"):
+        env.step(0 if isinstance(env, gymnasium.Env) else np.zeros(2, dtype=np.int64))
+
+
+def test_render_before_reset_names_render():
+    env = fiverow.make_vec("freestyle", num_envs=2, render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"reset\(\) before render\(\)"):
+        env.render()
+
+
+@pytest.mark.parametrize("preset,shape", [("hex", (335, 384, 3)), ("modlinseq", (294, 336, 3))])
+def test_hex_rgb_size_follows_the_documented_rule(preset, shape):
+    env = fiverow.make_vec(preset, num_envs=1, seed=0)
+    env.reset()
+    image = env.render_env(0, "rgb_array")
+    d = 2 * (env._group.width // 2) + 1
+    assert image.shape == (int(d * 24 * 0.866) + 24, d * 24 + 24, 3) == shape
+    assert image.dtype == np.uint8
+
+
+@pytest.mark.filterwarnings("ignore:.*not having a spec")
+@pytest.mark.parametrize("preset", fiverow.preset_names())
+def test_make_with_default_raise_and_check_env(preset):
+    """What README and api.md say: check_env passes with fiverow.make's default
+    illegal_action="raise" except on presets whose first stone goes to the centre."""
+    env = fiverow.make(preset)
+    if preset in ("renju", "renju-soosorv4", "renju-soosorv8"):
+        with pytest.raises(ValueError, match="centre"):
+            check_env(env)
+    else:
+        check_env(env)

@@ -84,8 +84,15 @@ def test_step_before_reset():
         ({"colour": "red"}, "unknown parameter 'colour'.*allowed: .*caro_ends"),
         ({"connect": 1}, "'connect' = 1 is out of range"),
         ({"connect": 9, "size": 5}, "no line of connect=9"),
-        ({"num_envs": 0}, "num_envs must be >= 1"),
-        ({"num_threads": 0}, "num_threads must be >= 1"),
+        ({"num_envs": 0}, r"num_envs must be in 1\.\.2147483647, got 0"),
+        ({"num_envs": 2**31}, r"num_envs must be in 1\.\.2147483647, got 2147483648"),
+        ({"num_threads": 0}, r"num_threads must be in 1\.\.1024, got 0"),
+        ({"num_threads": 1025}, r"num_threads must be in 1\.\.1024, got 1025"),
+        ({"num_threads": 2**31}, r"num_threads must be in 1\.\.1024, got 2147483648"),
+        ({"name_or_config": "renju", "geometry": "strip"}, "'geometry' = 'strip': rule 'renju'"),
+        ({"name_or_config": "renju", "height": 15, "width": 13}, "'width' = 13: rule 'renju'"),
+        ({"name_or_config": "renju", "height": 15, "width": 32}, "'width' = 32: rule 'renju'"),
+        ({"size": np.bool_(True)}, "'size' must be an integer"),
         ({"autoreset_mode": "sometimes"}, "autoreset_mode must be one of next_step"),
         ({"illegal_action": "ignore"}, "illegal_action must be one of raise, lose, random"),
         ({"observation": "rgb"}, "observation must be one of absolute, mover"),
@@ -96,6 +103,37 @@ def test_bad_configuration(kwargs, match):
     kwargs = {"name_or_config": "freestyle", "num_envs": 2} | kwargs
     with pytest.raises((ValueError, TypeError), match=match):
         fiverow.make_vec(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "groups,kwargs,match",
+    [
+        ({"freestyle": 2}, {"num_threads": 2**31}, r"num_threads must be in 1\.\.1024"),
+        ({"freestyle": 2}, {"num_threads": 100000}, r"num_threads must be in 1\.\.1024"),
+        ({"freestyle": 2**31}, {}, r"num_envs must be in 1\.\.2147483647"),
+    ],
+)
+def test_bad_pool_counts(groups, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        fiverow.make_pool(groups, **kwargs)
+
+
+def test_numpy_integers_are_parameter_values():
+    env = fiverow.make_vec("freestyle", num_envs=1, size=np.int64(9), connect=np.int32(4))
+    assert env.config["height"] == env.config["width"] == 9 and env.config["connect"] == 4
+    env = fiverow.make_vec({"preset": "caro", "size": np.uint8(11)}, num_envs=1)
+    assert env.config["height"] == 11
+
+
+def test_renju_on_a_square_plane_or_torus_is_accepted():
+    assert fiverow.make_vec("renju", num_envs=1, size=13).config["height"] == 13
+    assert fiverow.make_vec("renju", num_envs=1, geometry="torus", size=11).num_envs == 1
+
+
+def test_out_of_range_message_says_it_once(env):
+    with pytest.raises(ValueError) as e:
+        env.step(np.array([0, 1, -1, 2]))
+    assert str(e.value).count("out of range") == 1 and "0..224" in str(e.value)
 
 
 def test_bad_config_file(tmp_path):
@@ -157,6 +195,10 @@ def test_single_env_bad_actions():
         env.step(1.5)
     with pytest.raises(ValueError, match="out of range"):
         env.step(999)
+    with pytest.raises(ValueError, match=r"action 1180591620717411303424 is out of range 0\.\.224"):
+        env.step(2**70)
+    with pytest.raises(ValueError, match="action -1 is out of range"):
+        env.step(np.int64(-1))
     env.step(7)
     with pytest.raises(ValueError, match="occupied"):
         env.step(7)

@@ -587,3 +587,27 @@ def write_golden() -> None:
 
 if __name__ == "__main__":
     write_golden()
+
+
+def test_run_arguments_are_checked():
+    with pytest.raises(TypeError, match="stop must be"):
+        balance.run(["freestyle"], ["random"], games=2, stop="sprt")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="boards must be a positive integer"):
+        balance.run(["freestyle"], ["random"], games=2, boards=0)
+
+
+def test_one_player_may_be_named_on_its_own():
+    report = balance.run(["freestyle"], "random", games=4, params={"size": 7})  # type: ignore[arg-type]
+    assert report.results[0].outcomes.games == 4
+
+
+def test_cli_balance_checks_the_out_directory_before_playing(tmp_path, capsys, monkeypatch):
+    def played(*args, **kwargs):
+        raise AssertionError("games were played before --out was checked")
+
+    monkeypatch.setattr(balance, "run", played)
+    (tmp_path / "file").write_text("not a directory")
+    assert cli.main(balance_argv("--out", str(tmp_path / "file" / "report"))) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fiverow: error: cannot write the report to ")
+    assert str(tmp_path / "file" / "report") in err

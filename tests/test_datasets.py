@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -594,12 +595,42 @@ def test_path_under_a_regular_file_is_refused(tmp_path):
         ({"games": 3, "black": "chess"}, "kind"),
         ({"games": 3, "variants": "nope"}, "nope"),
         ({"games": 3, "seed": -1}, "seed"),
+        ({"games": 3, "num_threads": 0}, "num_threads"),
+        ({"games": 3, "num_threads": 100000}, r"num_threads must be in 1\.\.1024"),
+        ({"games": 3, "num_threads": 40000}, "num_threads"),
     ],
 )
 def test_generate_rejects_bad_arguments(tmp_path, kwargs, words):
     with pytest.raises(ValueError, match=words):
         generate(tmp_path / "x.h5", **kwargs)
     assert not (tmp_path / "x.h5").exists()
+    assert not (tmp_path / "x.h5.parts").exists()
+
+
+def test_the_largest_thread_count_plays(tmp_path):
+    generate(tmp_path / "t.h5", games=2, num_threads=1024)
+    with data.open(tmp_path / "t.h5") as ds:
+        assert len(ds) == 2
+
+
+def test_empty_out_path_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="output path is empty"):
+        generate("", games=2)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_that_fails_before_any_game_leaves_nothing_behind(tmp_path, monkeypatch):
+    import fiverow.generate as generate_mod
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("the players failed")
+
+    monkeypatch.setattr(generate_mod, "run", fail)
+    path = tmp_path / "f.h5"
+    with pytest.raises(RuntimeError, match="players failed"):
+        generate(path, games=5)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_open_missing_file(tmp_path):
@@ -682,6 +713,200 @@ def test_pack_refuses_what_it_cannot_pack(tmp_path, every_preset):
         pack(text)
 
 
+# ---- damaged files ----
+
+
+@pytest.fixture(scope="module")
+def small_file(tmp_path_factory) -> Path:
+    """A small packed file (gzip: a damaged chunk fails its filter)."""
+    path = tmp_path_factory.mktemp("small") / "small.h5"
+    generate(path, games=20, black="heuristic", white="random", seed=5)
+    return path
+
+
+def damaged_copy(small_file: Path, tmp_path: Path, change) -> Path:
+    path = tmp_path / "damaged.h5"
+    shutil.copy(small_file, path)
+    with h5py.File(path, "r+") as f:
+        change(f)
+    return path
+
+
+def replace(name: str, value):
+    def change(f: h5py.File) -> None:
+        old = f[name][()]
+        del f[name]
+        f[name] = value(old)
+
+    return change
+
+
+DAMAGE = {
+    "no_length": (lambda f: f.__delitem__("freestyle/episodes/length"), "'episodes/length'"),
+    "no_action": (lambda f: f.__delitem__("freestyle/steps/action"), "'steps/action'"),
+    "short_winner": (replace("freestyle/episodes/winner", lambda d: d[:3]), "'episodes/winner'"),
+    "offset_past_the_steps": (
+        replace("freestyle/episodes/offset", lambda d: d + 10**6),
+        "episode 0",
+    ),
+    "negative_length": (replace("freestyle/episodes/length", lambda d: d * 0 - 5), "episode 0"),
+    "seat_dtype": (
+        replace("freestyle/steps/seat", lambda d: d.astype(np.int64)),
+        "'steps/seat' is int64",
+    ),
+    "winner_7": (replace("freestyle/episodes/winner", lambda d: d * 0 + 7), "winner 7"),
+    "opening_99": (replace("freestyle/episodes/opening", lambda d: d * 0 + 99), "opening 99"),
+    "missing_group": (lambda f: f.attrs.__setitem__("variants", "freestyle\nnosuch"), "nosuch"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGE))
+def test_damaged_structure_is_a_dataset_error_naming_the_file(small_file, tmp_path, capsys, case):
+    change, words = DAMAGE[case]
+    path = damaged_copy(small_file, tmp_path, change)
+    with pytest.raises(data.DatasetError) as e:
+        with data.open(path) as ds:
+            ds.summary()
+    assert str(path) in str(e.value) and words in str(e.value)
+    assert cli.main(["info", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fiverow: error:") and str(path) in err and words in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_seat_out_of_range_is_found_on_replay(small_file, tmp_path):
+    path = damaged_copy(
+        small_file, tmp_path, replace("freestyle/steps/seat", lambda d: np.where(d == 1, 7, d))
+    )
+    with data.open(path) as ds:
+        vd = ds["freestyle"]
+        with pytest.raises(data.DatasetError) as e:
+            vd.replay(2)
+    message = str(e.value)
+    assert str(path) in message and "'freestyle'" in message and "episode 2" in message
+    assert "seat 7" in message
+
+
+def smash_chunk(path: Path, dataset: str) -> None:
+    """Overwrite the first chunk of a dataset on disk with garbage."""
+    with h5py.File(path, "r") as f:
+        info = f[dataset].id.get_chunk_info(0)
+    with open(path, "r+b") as raw:
+        raw.seek(info.byte_offset)
+        raw.write(b"\xff" * info.size)
+
+
+def test_a_damaged_chunk_is_a_dataset_error_naming_the_file(small_file, tmp_path, capsys):
+    path = tmp_path / "chunk.h5"
+    shutil.copy(small_file, path)
+    smash_chunk(path, "freestyle/steps/action")
+    with data.open(path) as ds:
+        with pytest.raises(data.DatasetError) as e:
+            ds["freestyle"].replay(0)
+    assert str(path) in str(e.value) and "episode 0 of 'freestyle'" in str(e.value)
+    smash_chunk(path, "freestyle/episodes/winner")
+    with data.open(path) as ds:
+        with pytest.raises(data.DatasetError, match="the episodes of 'freestyle'"):
+            ds.summary()
+    assert cli.main(["info", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and len(err.strip().splitlines()) == 1
+
+
+def kill_a_run(path: Path) -> int:
+    """SIGKILL a long generate run once it has written episodes; its return code."""
+    proc = subprocess.Popen(
+        cli_generate(path, "--games", "100000000", "--boards", "64", "--flush-seconds", "0.05"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_episodes(path, proc)
+        time.sleep(0.3)
+    finally:
+        proc.kill()
+        proc.wait()
+    return proc.returncode
+
+
+# ---- missing segments ----
+
+
+@pytest.fixture(scope="module")
+def killed_run(tmp_path_factory) -> Path:
+    """The file of a killed run: virtual datasets over segments in <path>.parts/."""
+    path = tmp_path_factory.mktemp("killed") / "killed.h5"
+    kill_a_run(path)
+    with h5py.File(path, "r") as f:
+        assert f.attrs["layout"] == "segments" and len(f["_segments/index"]) >= 2
+    return path
+
+
+def copy_run(path: Path, where: Path, parts: bool = True) -> Path:
+    where.mkdir(parents=True)
+    shutil.copy(path, where / path.name)
+    if parts:
+        shutil.copytree(f"{path}.parts", where / f"{path.name}.parts")
+    return where / path.name
+
+
+def decoy_run(killed_run: Path, where: Path) -> Path:
+    """A copy of the run whose segments say seat 1 won every game."""
+    path = copy_run(killed_run, where)
+    for segment in Path(f"{path}.parts").iterdir():
+        try:
+            with h5py.File(segment, "r+") as f:
+                f["freestyle/episodes/winner"][...] = 1
+        except (OSError, KeyError):
+            pass  # the segment open when the run was killed
+    return path
+
+
+def test_a_killed_run_reads_alike_from_any_working_directory(killed_run, tmp_path, monkeypatch):
+    path = copy_run(killed_run, tmp_path / "run")
+    decoy_run(killed_run, tmp_path / "decoy")
+    monkeypatch.chdir(tmp_path / "run")
+    with data.open(path.name) as ds:
+        expected = ds.summary()
+    assert expected["freestyle"]["seat1_wins"] < expected["freestyle"]["episodes"]
+    for cwd in (tmp_path / "decoy", tmp_path, Path("/")):
+        monkeypatch.chdir(cwd)
+        with data.open(path) as ds:
+            assert ds.summary() == expected, cwd
+
+
+def test_a_killed_run_moved_without_its_segments_is_refused(killed_run, tmp_path, monkeypatch):
+    moved = copy_run(killed_run, tmp_path / "moved", parts=False)
+    decoy_run(killed_run, tmp_path / "decoy")
+    # HDF5 would read the segments of the working directory, or zeros
+    for cwd in (tmp_path / "decoy", tmp_path):
+        monkeypatch.chdir(cwd)
+        with pytest.raises(data.DatasetError) as e:
+            data.open(moved)
+        assert str(moved) in str(e.value) and "seg-000000.h5" in str(e.value)
+        assert "missing" in str(e.value)
+
+
+def test_a_deleted_segment_is_refused(killed_run, tmp_path, capsys):
+    path = copy_run(killed_run, tmp_path / "run")
+    segment = Path(f"{path}.parts") / "seg-000001.h5"
+    segment.unlink()
+    with pytest.raises(data.DatasetError, match="seg-000001.h5' is missing"):
+        data.open(path)
+    assert cli.main(["info", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(segment) in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_truncated_segment_is_refused(killed_run, tmp_path):
+    path = copy_run(killed_run, tmp_path / "run")
+    segment = Path(f"{path}.parts") / "seg-000000.h5"
+    segment.write_bytes(segment.read_bytes()[:4000])
+    with pytest.raises(data.DatasetError) as e:
+        data.open(path)
+    assert str(segment) in str(e.value) and "damaged" in str(e.value)
+
+
 # ---- determinism ----
 
 
@@ -708,6 +933,17 @@ def test_same_seed_same_file_on_any_thread_count(tmp_path, kwargs):
     assert any(name.endswith("steps/action") for name in files[0])
 
 
+@pytest.mark.parametrize("seed", [0, 7, 2**63 - 1, 2**63, 2**64 - 1])
+def test_the_seed_reads_back_unsigned(tmp_path, seed):
+    path = tmp_path / "s.h5"
+    generate(path, games=2, seed=seed)
+    with data.open(path) as ds:
+        assert ds.seed == seed == ds.run["seed"]
+        assert all(int(s) == seed for s in ds["freestyle"].episodes["seed"])
+    with h5py.File(path, "r") as f:  # its 64 bits, as docs/hdf5.md says
+        assert np.asarray(f.attrs["seed"]).astype(np.int64).view(np.uint64) == seed
+
+
 def test_another_seed_another_file(tmp_path):
     generate(tmp_path / "a.h5", games=8, seed=1)
     generate(tmp_path / "b.h5", games=8, seed=2)
@@ -720,18 +956,7 @@ def test_another_seed_another_file(tmp_path):
 
 def test_killed_run_leaves_a_readable_file_that_packs(tmp_path):
     path = tmp_path / "killed.h5"
-    proc = subprocess.Popen(
-        cli_generate(path, "--games", "100000000", "--boards", "64", "--flush-seconds", "0.05"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_for_episodes(path, proc)
-        time.sleep(0.3)
-    finally:
-        proc.kill()
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    assert kill_a_run(path) == -signal.SIGKILL
     parts = Path(str(path) + ".parts")
     assert parts.is_dir()
     with data.open(path) as ds:
@@ -768,9 +993,13 @@ def test_killed_run_is_refused_until_packed_or_overwritten(tmp_path):
     finally:
         proc.kill()
         proc.wait()
-    path.unlink()  # only the parts are left
-    with pytest.raises(OSError, match="pack"):
+    path.unlink()  # only the parts are left: they cannot be packed
+    with pytest.raises(OSError) as e:
         generate(path, games=2)
+    assert "is gone" in str(e.value) and "overwrite" in str(e.value)
+    assert "fiverow pack" not in str(e.value)
+    with pytest.raises(OSError, match="cannot be packed"):
+        data.Writer(path, fiverow.make_vec("freestyle", 1))
     generate(path, games=2, overwrite=True)
     assert not Path(str(path) + ".parts").exists()
     with data.open(path) as ds:
@@ -901,6 +1130,35 @@ def test_cli_records_obs_and_policy(tmp_path):
         (["info", "{tmp}/missing.h5"], "no such dataset"),
         (["generate", "--games", "3", "--out", "{tmp}/existing.h5"], "overwrite"),
         (["generate", "--games", "3", "--mix", "freestyle:x", "--out", "{tmp}/m.h5"], "--mix"),
+        (
+            ["generate", "--games", "3", "--mix", "freestyle:nan,caro:1", "--out", "{tmp}/m.h5"],
+            "--mix: weight of 'freestyle' must be a finite positive number, got 'nan'",
+        ),
+        (
+            ["generate", "--games", "3", "--mix", "freestyle:inf", "--out", "{tmp}/m.h5"],
+            "--mix: weight of 'freestyle' must be a finite positive number, got 'inf'",
+        ),
+        (
+            ["generate", "--games", "3", "--mix", "caro:1,freestyle:0", "--out", "{tmp}/m.h5"],
+            "got '0'",
+        ),
+        (
+            ["generate", "--games", "3", "--mix", "freestyle:1,freestyle:2", "--out", "{tmp}/m.h5"],
+            "--mix: 'freestyle' is named twice",
+        ),
+        (["generate", "--games", "3", "--out", ""], "output path is empty"),
+        (
+            ["generate", "--games", "3", "--threads", "100000", "--out", "{tmp}/t.h5"],
+            "--threads",
+        ),
+        (
+            ["balance", "--variants", "freestyle:0", "--games", "2", "--quiet"],
+            "--variants takes preset names, not weights",
+        ),
+        (
+            ["balance", "--variants", "freestyle,freestyle", "--games", "2", "--quiet"],
+            "--variants: 'freestyle' is named twice",
+        ),
         (["generate", "--games", "3", "--param", "size", "--out", "{tmp}/p.h5"], "key=value"),
         (["generate", "--games", "0", "--out", "{tmp}/z.h5"], "games"),
         (["generate", "--games", "3", "--black", "chess", "--out", "{tmp}/b.h5"], "chess"),
@@ -912,6 +1170,44 @@ def test_cli_errors(tmp_path, capsys, argv, words):
     assert cli.main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("fiverow: error:") and words in err
+
+
+def test_cli_failures_leave_no_files(tmp_path, capsys):
+    path = tmp_path / "g6.h5"
+    argv = ["generate", "--quiet", "--games", "10", "--threads", "100000", "--out", str(path)]
+    assert cli.main(argv) == 2
+    assert list(tmp_path.iterdir()) == []
+    assert cli.main(["generate", "--quiet", "--games", "10", "--out", str(path)]) == 0
+
+
+def test_cli_generate_quiet_prints_only_the_one_line_result(tmp_path, capsys):
+    path = tmp_path / "q.h5"
+    assert cli.main(["generate", "--games", "4", "--out", str(path), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert len(captured.out.splitlines()) == 1 and captured.out.startswith("wrote 4 games")
+    with pytest.raises(SystemExit):
+        cli.main(["generate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "no progress bar and no per-variant table; the one-line result is still printed" in (
+        help_text
+    )
+
+
+def test_readme_command_line_table_lists_every_option():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in table.splitlines():
+        if line.startswith("| `fiverow "):
+            rows[line.split()[2].rstrip("`")] = line
+    commands = cli.build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert sorted(rows) == sorted(commands)
+    for name, sub in commands.items():
+        for action in sub._actions:
+            for option in action.option_strings:
+                if option.startswith("--") and option != "--help":
+                    assert option in rows[name], f"README lacks {option} of fiverow {name}"
 
 
 def test_cli_param_overrides_an_integer_parameter(tmp_path, capsys):

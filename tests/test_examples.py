@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -201,3 +202,29 @@ def test_ppo_example_names_a_bad_opponent(tmp_path):
     ppo = load("ppo")
     with pytest.raises(ValueError, match="player kind"):
         ppo.main(["--opponent", "grandmaster", "--out", str(tmp_path)])
+
+
+def test_alphazero_example_learns_from_a_teacher_first(tmp_path):
+    """--teacher: the teacher's games (generated in C with observations and
+    policies) fill the training window and the first iterations train on
+    them, without self-play."""
+    az = load("alphazero")
+    out = tmp_path / "teach"
+    argv = [
+        *["--size", "7", "--envs", "4", "--simulations", "4", "--leaves", "2"],
+        *["--blocks", "1", "--channels", "8", "--batch-size", "16", "--eval-games", "2"],
+        *["--eval-every", "1e9", "--threads", "1", "--out", str(out)],
+        *["--teacher", "heuristic(epsilon=0.1)", "--teacher-games", "20", "--teacher-steps", "10"],
+        *["--max-iterations", "5"],
+    ]
+    summary = az.main(argv)
+    assert summary["teacher_games"] == 20
+    assert summary["moves"] == 0, "the five iterations all trained on the teacher's games"
+    assert (out / "teacher.h5").exists()
+    assert math.isfinite(summary["curve"][-1]["loss"])
+
+
+def test_alphazero_example_refuses_a_bad_teacher(tmp_path):
+    az = load("alphazero")
+    with pytest.raises(SystemExit):
+        az.parse_args(["--teacher", "grandmaster", "--out", str(tmp_path)])

@@ -602,3 +602,33 @@ def test_ctrl_c_inside_thread_start_goes_to_the_callers_handler():
     finally:
         signal.signal(signal.SIGINT, previous)
     assert seen == [signal.SIGINT]
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("mcts(simulations=2.7)", "'simulations' must be an integer"),
+        ("mcts:100(width=3.9)", "'width' must be an integer"),
+        ("heuristic(seed=1.5)", "'seed' must be an integer"),
+        ("heuristic(seed=-1)", "'seed' must be >= 0"),
+        ("mcts:", "the number after 'mcts:' must be an integer"),
+        ("mcts:100(simulations=5)", "disagree"),
+        ("random(width=3)", "unknown parameter.*width.*for player 'random'"),
+        ("heuristic(rollout=random)", "unknown parameter.*rollout"),
+        ("mcts:100(rollout=greedy)", "'rollout' must be one of heuristic, random"),
+        ("heuristic(epsilon=abc)", "'epsilon' must be a number"),
+    ],
+)
+def test_player_parameters_are_checked_not_truncated(name, message):
+    with pytest.raises(ValueError, match=message):
+        players.make(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["random(seed=3)", "heuristic(epsilon=0.1)", "mcts:50(c_uct=2)", "mcts:100(rollout=random)"],
+)
+def test_player_names_read_back(name):
+    player = players.make(name)
+    assert player.name == name
+    assert players.make(player.name) == player

@@ -573,3 +573,37 @@ def test_elo_ratings_interval_of_a_clean_sweep_is_not_a_point():
     assert np.all(widths > 1.0), (
         f"interval {list(zip(r.low, r.high, strict=True))} for ratings {r.elo}"
     )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: stats.wilson_interval(math.nan, 10),
+        lambda: stats.wilson_interval(5, math.inf),
+        lambda: stats.wilson_interval(2.5, 10),
+        lambda: stats.wilson_interval(5, 10, z=0.0),
+        lambda: stats.Outcomes(-5, 1, 0),
+        lambda: stats.two_proportion_test(5, 3, 1, 4),
+        lambda: stats.two_proportion_test(1, -2, 1, 4),
+        lambda: stats.chi_square_test([[1, -2, 3], [4, 5, 6]]),
+        lambda: stats.chi_square_test([[1, math.nan, 3], [4, 5, 6]]),
+        lambda: stats.chi2_sf(math.nan, 2),
+        lambda: stats.holm([math.nan, 0.001, 0.002]),
+        lambda: stats.holm([1.5]),
+        lambda: stats.SPRT(0.5, 0.6).update(-1, 3),
+        lambda: stats.SPRT(0.5, 0.6).update_sequence([0.5]),
+        lambda: stats.fit_elo(0, [], [], []),
+        lambda: stats.fit_elo(2, [0], [1], [2.0]),
+        lambda: stats.fit_elo(2, [0], [2], [1.0]),
+        lambda: stats.elo_ratings(["a", "b"], [0], [1], [1.0], bootstrap=0),
+        lambda: stats.elo_ratings(["a", "b"], [0, 1], [1], [1.0]),
+    ],
+)
+def test_bad_statistics_input_is_refused(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_chi2_sf_at_the_ends():
+    assert stats.chi2_sf(math.inf, 2) == 0.0
+    assert stats.chi2_sf(0.0, 2) == 1.0

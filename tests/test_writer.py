@@ -618,7 +618,10 @@ def test_misshapen_arrays_of_the_right_size_are_refused(tmp_path, two_games, cas
 
 
 # Values outside the format (docs/hdf5.md) are refused: replay() could not use them.
-@pytest.mark.parametrize("case", ["seat_2", "colour_5", "winner_3", "action_out_of_range"])
+@pytest.mark.parametrize(
+    "case",
+    ["seat_2", "colour_5", "winner_3", "action_out_of_range", "opening_99", "opening_-2"],
+)
 def test_values_outside_the_format_are_refused(tmp_path, two_games, case):
     g = two_games[1]
     change = {
@@ -626,6 +629,8 @@ def test_values_outside_the_format_are_refused(tmp_path, two_games, case):
         "colour_5": {"colours": [5] * g.length},
         "winner_3": {"winner": 3},
         "action_out_of_range": {"actions": [*g.actions[:-1], N_ACTIONS]},
+        "opening_99": {"opening": 99},
+        "opening_-2": {"opening": -2},
     }[case]
     check_refused(tmp_path, two_games, {}, change, ValueError, None)
 

@@ -32,6 +32,29 @@ def agent_name(agent: Any) -> str:
     return str(getattr(agent, "name", None) or type(agent).__name__)
 
 
+def checked_actions(player: Any, who: str, env: Any, acting: npt.NDArray[np.bool_]) -> Any:
+    """The player's actions, refused with an error naming the player when
+    they are not one integer per board or are illegal on a board where it
+    is to act (the env's own error could not say whose they were)."""
+    name = f"player {who} ({agent_name(player)})"
+    actions = np.asarray(player.act(env))
+    if actions.shape != (env.num_envs,):
+        raise ValueError(
+            f"{name} gave actions of shape {actions.shape}, ({env.num_envs},) expected"
+        )
+    if actions.dtype.kind not in "iu":
+        raise ValueError(f"{name} gave actions of dtype {actions.dtype}, integers expected")
+    actions = actions.astype(np.int64)
+    masks = env.action_masks()
+    in_range = (actions >= 0) & (actions < masks.shape[1])
+    legal = in_range & masks[np.arange(len(actions)), np.where(in_range, actions, 0)]
+    bad = np.flatnonzero(acting & ~legal)
+    if len(bad):
+        shown = ", ".join(f"board {i}: action {actions[i]}" for i in bad[:5])
+        raise ValueError(f"{name} gave illegal actions ({shown})")
+    return actions
+
+
 def play_agents(
     variant: str,
     player_a: Any,
@@ -56,17 +79,15 @@ def play_agents(
     episode = np.zeros(boards, dtype=np.int64)
     finished = 0
     last = np.zeros(boards, dtype=np.int64)
+    resetting = np.zeros(boards, dtype=bool)  # next-step autoreset: actions ignored
     while finished < games:
         a_seat = np.where(alternate & (game % 2 == 1), 1, 0)
-        actions_a = np.asarray(player_a.act(env), dtype=np.int64)
-        actions_b = np.asarray(player_b.act(env), dtype=np.int64)
-        for who, acts in (("A", actions_a), ("B", actions_b)):
-            if acts.shape != (boards,):
-                raise ValueError(
-                    f"player {who} gave actions of shape {acts.shape}, ({boards},) expected"
-                )
-        actions = np.where(info["to_play"] == a_seat, actions_a, actions_b)
+        a_to_play = info["to_play"] == a_seat
+        actions_a = checked_actions(player_a, "A", env, a_to_play & ~resetting)
+        actions_b = checked_actions(player_b, "B", env, ~a_to_play & ~resetting)
+        actions = np.where(a_to_play, actions_a, actions_b)
         _, _, terminated, truncated, info = env.step(actions)
+        resetting = terminated | truncated
         last = np.where(game < games, actions, last)
         for i in np.flatnonzero(terminated | truncated):
             g = int(game[i])
@@ -77,7 +98,8 @@ def play_agents(
                 r["seat0_player"] = int(a_seat[i])
                 r["winner"] = int(info["winner"][i])
                 r["truncated"] = int(bool(truncated[i]))
-                r["opening"] = -1
+                r["black_seat"] = int(info["black_seat"][i]) if "black_seat" in info else 0
+                r["opening"] = int(info["opening"][i]) if "opening" in info else -1
                 r["last_action"] = int(last[i])
                 if "scores" in info:
                     r["scores"] = info["scores"][i]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +207,21 @@ class BalanceReport:
         return {"markdown": md, "json": js, **{p.stem: p for p in images}}
 
 
+def check_report_dir(directory: str | Path) -> Path:
+    """Make sure the report can be written to ``directory`` (created if need
+    be) before any game is played: a long study is not lost to a bad path."""
+    out = Path(directory)
+    if not str(directory).strip():
+        raise ValueError("the report directory is empty: name a directory (CLI: --out)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise OSError(f"cannot write the report to '{out}': {e.strerror or e}") from None
+    return out
+
+
 def _json_default(x: Any) -> Any:
     if isinstance(x, np.integer | np.floating):
         return x.item()
@@ -279,6 +295,14 @@ def run(
         raise ValueError(f"games must be a positive integer, got {games!r}")
     games = int(games)
     seed = check_seed(seed) or 0
+    if isinstance(players, str | players_mod.Player):
+        players = [players]  # one player named on its own, not a sequence of letters
+    if stop is not None and not isinstance(stop, StopRule):
+        raise TypeError(f"stop must be a fiverow.balance.StopRule or None, got {stop!r}")
+    if boards is not None and (
+        isinstance(boards, bool) or not isinstance(boards, int | np.integer) or boards < 1
+    ):
+        raise ValueError(f"boards must be a positive integer, got {boards!r}")
     chosen = [players_mod.make(p) for p in players]
     if not 1 <= len(chosen) <= 2:
         raise ValueError(f"balance takes one or two players, got {len(chosen)}")

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from .config import param_specs, preset_names, variants
+from .generate import check_threads
 from .stats import wilson_interval
 from .vector import make_vec
 
 
 def _selfplay(args: argparse.Namespace) -> int:
     names = args.variants.split(",") if args.variants else preset_names()
+    check_threads(args.threads, "num_threads (--threads)")
     rows: list[dict[str, Any]] = []
     for name in names:
         env = make_vec(name, num_envs=args.envs, seed=args.seed, num_threads=args.threads)
@@ -61,22 +64,53 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_weight(name: str, text: str, option: str) -> float:
+    """A mix weight: a finite positive number (none given: 1)."""
+    if not text:
+        return 1.0
+    try:
+        weight = float(text)
+    except ValueError:
+        weight = math.nan
+    if not (math.isfinite(weight) and weight > 0):
+        raise ValueError(
+            f"{option}: weight of '{name}' must be a finite positive number, got '{text}'"
+        )
+    return weight
+
+
 def _parse_mix(text: str, option: str = "--mix") -> dict[str, float]:
     """``freestyle:0.5,caro:0.5`` (a missing weight counts 1); ``all``: every preset."""
     if text.strip() == "all":
         return {name: 1.0 for name in preset_names()}
     weights: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, weight = part.partition(":")
-        try:
-            weights[name] = float(weight) if weight else 1.0
-        except ValueError:
-            raise ValueError(
-                f"{option}: weight of '{name}' must be a number, got '{weight}'"
-            ) from None
+        name, _, weight = (x.strip() for x in part.partition(":"))
+        if name in weights:
+            raise ValueError(f"{option}: '{name}' is named twice")
+        weights[name] = _parse_weight(name, weight, option)
     if not weights:
         raise ValueError(f"{option} needs at least one variant")
     return weights
+
+
+def _parse_variants(text: str, option: str = "--variants") -> list[str]:
+    """``freestyle,caro`` (no weights: every variant is played alike); ``all``."""
+    if text.strip() == "all":
+        return preset_names()
+    names: list[str] = []
+    for name in filter(None, (p.strip() for p in text.split(","))):
+        if ":" in name:
+            raise ValueError(
+                f"{option} takes preset names, not weights (every variant plays the same "
+                f"number of games): got '{name}'"
+            )
+        if name in names:
+            raise ValueError(f"{option}: '{name}' is named twice")
+        names.append(name)
+    if not names:
+        raise ValueError(f"{option} needs at least one variant")
+    return names
 
 
 def split_players(text: str) -> list[str]:
@@ -116,6 +150,7 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
 def _generate(args: argparse.Namespace) -> int:
     from .generate import generate
 
+    check_threads(args.threads, "num_threads (--threads)")
     variants: Any = _parse_mix(args.mix) if args.mix else args.variant
     result = generate(
         args.out,
@@ -178,10 +213,13 @@ def _pack(args: argparse.Namespace) -> int:
 def _balance(args: argparse.Namespace) -> int:
     from . import balance
 
+    check_threads(args.threads, "num_threads (--threads)")
+    if args.out is not None:
+        balance.check_report_dir(args.out)  # before the games: they may take hours
     if args.dataset:
         report = balance.from_dataset(args.dataset)
     else:
-        names = list(_parse_mix(args.variants, "--variants")) if args.variants else preset_names()
+        names = _parse_variants(args.variants) if args.variants else preset_names()
         stop = None
         if args.stop:
             stop = balance.StopRule(args.stop, delta=args.delta, width=args.width)
@@ -225,6 +263,16 @@ def _variants(args: argparse.Namespace) -> int:
     for name, description in variants().items():
         print(f"{name:<16} {description}")
     return 0
+
+
+def add_param_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a variant parameter (repeatable)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -271,18 +319,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=2.0,
         help="close a segment of the file at least this often (default 2)",
     )
+    add_param_option(p)
     p.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a variant parameter (repeatable)",
+        "--quiet",
+        action="store_true",
+        help="no progress bar and no per-variant table; the one-line result is still printed",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     p.set_defaults(func=_generate)
 
     p = sub.add_parser("balance", help="how balanced the variants are: games, statistics, report")
-    p.add_argument("--variants", default="", help="comma-separated presets (default: all), or all")
+    p.add_argument(
+        "--variants",
+        default="",
+        help="comma-separated presets, no weights (default: all), or all",
+    )
     p.add_argument(
         "--players",
         default="heuristic",
@@ -308,10 +358,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="Elo ladder of players on the first variant, e.g. random,heuristic,mcts:100",
     )
     p.add_argument("--ladder-games", type=int, default=100, help="games per pair of the ladder")
-    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--threads", type=int, default=None, help="OpenMP threads (default: all)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--out", default=None, help="directory for report.md, report.json, plots")
+    add_param_option(p)
+    p.add_argument(
+        "--out",
+        default=None,
+        help="directory for report.md, report.json, plots (checked before any game is played)",
+    )
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

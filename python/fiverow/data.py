@@ -21,6 +21,7 @@ import builtins
 import json
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -37,8 +38,46 @@ FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
 
 
+#: Every variant group's datasets: (folder, name) -> dtype (docs/hdf5.md).
+STEP_COLUMNS = {"action": np.int16, "seat": np.int8, "colour": np.int8}
+OPTIONAL_STEP_COLUMNS = {"obs": np.uint8, "policy": np.float16}
+EPISODE_COLUMNS = {
+    "offset": np.int64,
+    "length": np.int32,
+    "winner": np.int8,
+    "truncated": np.uint8,
+    "scores": np.int32,
+    "players": np.int8,
+    "black_seat": np.int8,
+    "opening": np.int8,
+    "seed": np.uint64,
+    "board": np.int32,
+    "episode": np.uint32,
+    "game": np.int64,
+}
+#: Per-episode values the format allows: column -> (lowest, highest).
+EPISODE_RANGES = {
+    "winner": (-1, 1),
+    "truncated": (0, 1),
+    "black_seat": (0, 1),
+    "opening": (-1, 25),
+}
+
+
 class DatasetError(OSError):
     """The file is missing, unreadable or not a fiverow dataset."""
+
+
+@contextmanager
+def _reading(path: Path, what: str) -> Iterator[None]:
+    """HDF5's read errors (a damaged chunk, a truncated or missing file) as a
+    DatasetError naming the file and what was being read."""
+    try:
+        yield
+    except DatasetError:
+        raise
+    except (OSError, KeyError, ValueError) as e:
+        raise DatasetError(f"'{path}': cannot read {what}: {e}") from None
 
 
 def _h5py() -> Any:
@@ -146,6 +185,8 @@ class VariantData:
     def __init__(self, dataset: Dataset, name: str) -> None:
         self.dataset = dataset
         self.name = name
+        if not isinstance(dataset.file.get(name), _h5py().Group):
+            raise DatasetError(f"'{dataset.path}': variant '{name}' is listed but has no group")
         self._group = dataset.file[name]
         attrs = self._group.attrs
         try:
@@ -163,6 +204,54 @@ class VariantData:
         except ValueError as e:
             raise DatasetError(f"{dataset.path}: variant '{name}' has a bad config: {e}") from None
         self._pool: Pool | None = None
+        self._check_structure()
+
+    def _damaged(self, what: str) -> DatasetError:
+        return DatasetError(f"'{self.dataset.path}': variant '{self.name}' is damaged: {what}")
+
+    def _column(self, folder: str, name: str, dtype: Any) -> Any:
+        """The dataset ``folder/name`` of the group, checked to be one of ``dtype``."""
+        node = self._group.get(f"{folder}/{name}")
+        h5py = _h5py()
+        if not isinstance(node, h5py.Dataset):
+            raise self._damaged(f"'{folder}/{name}' is missing")
+        if node.dtype != np.dtype(dtype):
+            raise self._damaged(f"'{folder}/{name}' is {node.dtype}, not {np.dtype(dtype)}")
+        return node
+
+    def _check_structure(self) -> None:
+        """Every dataset of the format present with its dtype and shape, and
+        every episode's steps within the step columns (docs/hdf5.md)."""
+        planes, height, width = self.obs_shape
+        steps = {name: self._column("steps", name, t) for name, t in STEP_COLUMNS.items()}
+        n_steps = steps["action"].shape[0]
+        shapes: dict[str, tuple[int, ...]] = {name: (n_steps,) for name in STEP_COLUMNS}
+        shapes |= {"obs": (n_steps, planes, height, width), "policy": (n_steps, self.n_actions)}
+        for name, dtype in OPTIONAL_STEP_COLUMNS.items():
+            if name in self._group["steps"]:
+                steps[name] = self._column("steps", name, dtype)
+        for name, ds in steps.items():
+            if ds.shape != shapes[name]:
+                raise self._damaged(f"'steps/{name}' has shape {ds.shape}, not {shapes[name]}")
+        columns = {name: self._column("episodes", name, t) for name, t in EPISODE_COLUMNS.items()}
+        n_episodes = columns["offset"].shape[0]
+        for name, ds in columns.items():
+            expected = (n_episodes, 2) if name in ("scores", "players") else (n_episodes,)
+            if ds.shape != expected:
+                raise self._damaged(
+                    f"'episodes/{name}' has shape {ds.shape}, not {expected} "
+                    "(every episode column has one row per episode)"
+                )
+        with _reading(self.dataset.path, f"the episode offsets of '{self.name}'"):
+            offsets = columns["offset"][()]
+            lengths = columns["length"][()].astype(np.int64)
+        outside = (offsets < 0) | (lengths < 1) | (offsets + lengths > n_steps)
+        if outside.any():
+            i = int(np.argmax(outside))
+            raise self._damaged(
+                f"episode {i} has offset {offsets[i]} and length {lengths[i]}, outside the "
+                f"{n_steps} steps"
+            )
 
     def __len__(self) -> int:
         return int(self._group["episodes/length"].shape[0])
@@ -177,7 +266,21 @@ class VariantData:
     @cached_property
     def episodes(self) -> dict[str, npt.NDArray[Any]]:
         """Every per-episode column, read once: offset, length, winner, scores, ..."""
-        return {key: ds[()] for key, ds in self._group["episodes"].items()}
+        with _reading(self.dataset.path, f"the episodes of '{self.name}'"):
+            columns = {key: ds[()] for key, ds in self._group["episodes"].items()}
+        self._check_values(columns)
+        return columns
+
+    def _check_values(self, columns: dict[str, npt.NDArray[Any]]) -> None:
+        players = len(self.dataset.run.get("players", [])) or 2
+        ranges = EPISODE_RANGES | {"players": (0, players - 1)}
+        for name, (low, high) in ranges.items():
+            bad = (columns[name] < low) | (columns[name] > high)
+            if bad.any():
+                i = int(np.argmax(bad.reshape(len(bad), -1).any(axis=1)))
+                raise self._damaged(
+                    f"episode {i} has {name} {columns[name][i]}, outside {low}..{high}"
+                )
 
     @property
     def has_obs(self) -> bool:
@@ -199,11 +302,19 @@ class VariantData:
         i = self._index(i)
         e = self.episodes
         start, n = int(e["offset"][i]), int(e["length"][i])
+        with _reading(self.dataset.path, f"episode {i} of '{self.name}'"):
+            return self._read_episode(i, slice(start, start + n))
+
+    def _read_episode(self, i: int, sl: slice) -> Episode:
+        e = self.episodes
         steps = self._group["steps"]
-        sl = slice(start, start + n)
+        seats = steps["seat"][sl]
+        if not np.isin(seats, (0, 1)).all():
+            bad = seats[~np.isin(seats, (0, 1))][0]
+            raise self._damaged(f"episode {i} has seat {bad} (seats are 0 and 1)")
         return Episode(
             actions=steps["action"][sl],
-            seats=steps["seat"][sl],
+            seats=seats,
             colours=steps["colour"][sl],
             winner=int(e["winner"][i]),
             truncated=bool(e["truncated"][i]),
@@ -349,13 +460,78 @@ class Dataset:
             self.created = str(attrs["created"])
             self.layout = str(attrs["layout"])
             self.variants: list[str] = [v for v in str(attrs["variants"]).split("\n") if v]
-            self._data = {name: VariantData(self, name) for name in self.variants}
         except (KeyError, ValueError) as e:
             self.file.close()
             raise DatasetError(f"'{self.path}' has damaged attributes: {e}") from None
         except DatasetError:
             self.file.close()
             raise
+        try:
+            with _reading(self.path, "its structure"):
+                self._check_sources()
+                self._data = {name: VariantData(self, name) for name in self.variants}
+        except DatasetError:
+            self.file.close()
+            raise
+
+    def _virtual_datasets(self) -> list[Any]:
+        h5py = _h5py()
+        found: list[Any] = []
+
+        def visit(_: str, node: Any) -> None:
+            if isinstance(node, h5py.Dataset) and node.is_virtual:
+                found.append(node)
+
+        for name in self.variants:
+            group = self.file.get(name)
+            if isinstance(group, h5py.Group):
+                group.visititems(visit)
+        return found
+
+    def _check_sources(self) -> None:
+        """Every file the virtual datasets read (a killed run's segments, in
+        ``<path>.parts/``) is present, opens, and holds its part of the data:
+        HDF5 would read a missing one as zeros. Relative names are resolved
+        against the file's directory, where HDF5 looks first."""
+        sources: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+        for ds in self._virtual_datasets():
+            for m in ds.virtual_sources():
+                # the part of the virtual dataset this source fills
+                low, high = m.vspace.get_select_bounds()
+                shape = tuple(int(b) - int(a) + 1 for a, b in zip(low, high, strict=True))
+                sources.setdefault(m.file_name, []).append((m.dset_name, shape))
+        for file_name, parts in sources.items():
+            if file_name == ".":
+                self._check_parts(self.file, str(self.path), parts)
+                continue
+            self._check_segment(file_name, parts)
+
+    def _check_segment(self, file_name: str, parts: list[tuple[str, tuple[int, ...]]]) -> None:
+        h5py = _h5py()
+        segment = self.path.parent / file_name
+        if not segment.is_file():
+            raise DatasetError(
+                f"'{self.path}': segment file '{segment}' is missing: the file of a killed run "
+                f"reads its games from '{segment.parent}', which must stay next to it "
+                f"(`fiverow pack {self.path}` makes one self-contained file)"
+            )
+        try:
+            f = h5py.File(segment, "r")
+        except OSError as e:
+            raise DatasetError(f"'{self.path}': segment file '{segment}' is damaged: {e}") from None
+        with f:
+            self._check_parts(f, str(segment), parts)
+
+    def _check_parts(self, f: Any, where: str, parts: list[tuple[str, tuple[int, ...]]]) -> None:
+        h5py = _h5py()
+        for dset_name, shape in parts:
+            node = f.get(dset_name)
+            if not isinstance(node, h5py.Dataset):
+                raise DatasetError(f"'{self.path}': '{where}' has no dataset '{dset_name}'")
+            if node.shape != shape:
+                raise DatasetError(
+                    f"'{self.path}': '{dset_name}' in '{where}' has shape {node.shape}, not {shape}"
+                )
 
     def __enter__(self) -> Dataset:
         return self
@@ -383,6 +559,18 @@ class Dataset:
     @property
     def players(self) -> list[str]:
         return list(self.run.get("player_names", []))
+
+    @property
+    def seed(self) -> int:
+        """The run's seed, 0..2**64-1. The root ``seed`` attribute holds its
+        64 bits as int64 (a seed >= 2**63 reads negative there)."""
+        with _reading(self.path, "the seed attribute"):
+            stored = np.asarray(self.file.attrs["seed"])
+        return (
+            int(stored.astype(np.int64).view(np.uint64))
+            if stored.dtype.kind == "i"
+            else int(stored)
+        )
 
     def summary(self) -> dict[str, dict[str, int]]:
         """Per variant: episodes, steps, wins by seat, draws, truncations."""
@@ -521,6 +709,7 @@ class Writer:
         current episode, right for a board whose episode just ended)."""
         name = group or self.pool._order[0]
         g = self.pool.group(name)
+        self._check_opening(opening)
         steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
         shapes = {
             "obs": (obs, (steps, len(g.planes), g.height, g.width)),
@@ -551,6 +740,17 @@ class Writer:
             int(opening),
         )
         self._games += 1
+
+    @staticmethod
+    def _check_opening(opening: int) -> None:
+        low, high = EPISODE_RANGES["opening"]
+        if isinstance(opening, bool) or not isinstance(opening, int | np.integer):
+            raise TypeError(f"opening must be an int, got {opening!r}")
+        if not low <= opening <= high:
+            raise ValueError(
+                f"opening must be a renju opening {low + 1}..{high}, or {low} for none; "
+                f"got {opening}"
+            )
 
     def flush(self) -> None:
         """Hand the episodes added so far to the writer thread (it compresses

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import platform
+import shutil
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +26,14 @@ from . import _core
 from . import players as players_mod
 from .match import mixed_pool
 from .players import Player
-from .pool import check_seed
+from .pool import MAX_THREADS, check_count, check_seed
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
+
+
+def check_threads(num_threads: object, name: str = "num_threads") -> int | None:
+    """``num_threads`` as an int in 1..MAX_THREADS, or None (all processors)."""
+    check_count(num_threads, name, 1, MAX_THREADS, allow_none=True)
+    return None if num_threads is None else int(num_threads)  # type: ignore[call-overload]
 
 
 @dataclass
@@ -79,6 +86,7 @@ def generate(
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     seed = check_seed(seed) or 0
+    num_threads = check_threads(num_threads)
     first = players_mod.make(black)
     second = players_mod.make(white if white is not None else black)
     n_boards = default_boards(games) if boards is None else int(boards)
@@ -108,14 +116,48 @@ def generate(
     bar = Progress(int(games), label="generate: ") if progress else None
     start = time.perf_counter()
     try:
-        played, interrupted = run(sp, int(games), bar.update if bar else None)
-    finally:
-        sp.close()  # whatever happened, the games written are made one file
+        played, interrupted = _play_and_close(sp, int(games), bar)
+    except BaseException:
+        if sp.progress()[0] == 0:
+            remove_outputs(out)  # nothing was played: leave nothing behind
+        raise
     seconds = time.perf_counter() - start
     _, steps = sp.progress()
     if bar:
         bar.update(played, steps, final=True)
     return GenerateResult(Path(out), played, steps, seconds, interrupted)
+
+
+def _play_and_close(sp: Any, games: int, bar: Progress | None) -> tuple[int, bool]:
+    try:
+        return run(sp, games, bar.update if bar else None)
+    finally:
+        sp.close()  # whatever happened, the games written are made one file
+
+
+def parts_of(out: str | Path) -> Path:
+    """The directory of a run's segment files (docs/hdf5.md)."""
+    return Path(f"{out}.parts")
+
+
+def remove_outputs(out: str | Path) -> None:
+    """Remove the file at ``out`` and its segments, as far as they exist."""
+    Path(out).unlink(missing_ok=True)
+    shutil.rmtree(parts_of(out), ignore_errors=True)
+
+
+def check_out_path(out: str | Path, overwrite: bool) -> None:
+    """Refuse an empty path, and the segments of a killed run whose file is
+    gone (they cannot be packed); the C writer checks the rest."""
+    if not str(out).strip():
+        raise ValueError("the output path is empty: name the HDF5 file to write (CLI: --out)")
+    parts = parts_of(out)
+    if not overwrite and parts.exists() and not Path(out).exists():
+        raise OSError(
+            f"'{parts}' holds the segments of an interrupted run whose file '{out}' is gone, "
+            f"so they cannot be packed: remove '{parts}', or pass overwrite=True "
+            "(CLI: --overwrite)"
+        )
 
 
 def writer_spec(
@@ -129,6 +171,7 @@ def writer_spec(
 ) -> dict[str, Any]:
     """What the C writer takes: the path, options, the run's description and
     each group's name and config."""
+    check_out_path(out, overwrite)
     groups = [pool.groups[name] for name in pool._order]
     info = {
         "seed": pool._seed,

@@ -22,7 +22,16 @@ from .agent_match import Agent, agent_name, play_agents
 from .config import resolve
 from .players import Player
 from .pool import Pool, check_seed
-from .selfplay import Pairing, Progress, default_boards, new_selfplay, records, run, split_boards
+from .selfplay import (
+    RECORD_DTYPE,
+    Pairing,
+    Progress,
+    default_boards,
+    new_selfplay,
+    records,
+    run,
+    split_boards,
+)
 from .stats import wilson_interval
 
 
@@ -165,10 +174,13 @@ class Match:
         )
 
     def _play_agents(self) -> MatchResult:
-        counts = split_boards(self.games, self.weights)  # games per variant
+        counts = split_games(self.games, self.weights)
         boards = split_boards(self.boards, self.weights)
         parts, scores = [], []
         for gi, name in enumerate(self.weights):
+            if counts[name] == 0:  # fewer games than variants
+                scores.append(score_variant(np.zeros(0, dtype=RECORD_DTYPE), gi, name))
+                continue
             games = play_agents(
                 name,
                 self.player_a,
@@ -186,6 +198,18 @@ class Match:
         games = np.concatenate(parts)
         games["game"] = np.arange(len(games))
         return MatchResult(agent_name(self.player_a), agent_name(self.player_b), scores, games)
+
+
+def split_games(games: int, weights: Mapping[str, float]) -> dict[str, int]:
+    """``games`` shared among the variants in proportion to the weights,
+    exactly (largest remainders; a variant may get none when games are few)."""
+    total = float(sum(weights.values()))
+    exact = {name: games * w / total for name, w in weights.items()}
+    counts = {name: int(x) for name, x in exact.items()}
+    by_remainder = sorted(exact, key=lambda name: counts[name] - exact[name])
+    for name in by_remainder[: games - sum(counts.values())]:
+        counts[name] += 1
+    return counts
 
 
 def _player(p: Any) -> Player | Agent:

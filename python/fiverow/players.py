@@ -22,9 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .pool import Pool
+from .pool import MAX_SEED, Pool
 
 KINDS = ("random", "heuristic", "mcts")
+ROLLOUTS = ("heuristic", "random")
+#: The parameters each kind uses (every kind takes ``seed``).
+KIND_PARAMS = {
+    "random": ("seed",),
+    "heuristic": ("epsilon", "seed"),
+    "mcts": ("simulations", "rollout", "width", "depth", "c_uct", "epsilon", "seed"),
+}
 _MCTS_SHOWN = ("rollout", "width", "depth", "c_uct", "epsilon")
 
 
@@ -59,7 +66,28 @@ class Player:
             raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
         if self.epsilon is None:
             object.__setattr__(self, "epsilon", 0.1 if self.kind == "mcts" else 0.0)
+        self._check_types()
         _core.check_player(self.spec())
+
+    def _check_types(self) -> None:
+        """Whole numbers where the C core counts, real numbers where it weighs,
+        so that no value is silently truncated (and the name reads back)."""
+        for key in ("simulations", "width", "depth", "seed"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer):
+                raise ValueError(f"player '{key}' must be an integer, got {value!r}")
+            object.__setattr__(self, key, int(value))
+        for key in ("c_uct", "epsilon"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+                raise ValueError(f"player '{key}' must be a number, got {value!r}")
+            object.__setattr__(self, key, float(value))
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"player 'seed' must be >= 0 and <= 2**64-1, got {self.seed}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(
+                f"player 'rollout' must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}"
+            )
 
     @property
     def name(self) -> str:
@@ -67,7 +95,7 @@ class Player:
         ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``
         (parameters shown where they differ from the defaults)."""
         if self.kind == "random":
-            return "random"
+            return f"random(seed={self.seed})" if self.seed else "random"
         defaults = Player(kind=self.kind)
         shown = ("epsilon",) if self.kind == "heuristic" else _MCTS_SHOWN
         changed = [
@@ -148,19 +176,25 @@ def make(name: str | Player = "random", **params: Any) -> Player:
             if not eq:
                 raise ValueError(f"player parameters in parentheses are key=value, got {item!r}")
             params.setdefault(key.strip(), _parse_value(value.strip()))
-    kind, _, number = name.partition(":")
+    kind, colon, number = name.partition(":")
     kind = kind.strip().lower()
-    if number:
+    if colon:
         if kind != "mcts":
             raise ValueError(f"only mcts takes a number (its simulations): {name!r}")
         try:
-            params.setdefault("simulations", int(number))
+            simulations = int(number)
         except ValueError:
             raise ValueError(f"'{name}': the number after 'mcts:' must be an integer") from None
-    allowed = set(Player.__dataclass_fields__) - {"kind"}
-    unknown = sorted(set(params) - allowed)
+        if params.get("simulations", simulations) != simulations:
+            raise ValueError(f"'{name}' and simulations={params['simulations']} disagree")
+        params["simulations"] = simulations
+    if kind not in KIND_PARAMS:
+        raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    allowed = KIND_PARAMS[kind]
+    unknown = sorted(set(params) - set(allowed))
     if unknown:
         raise ValueError(
-            f"unknown player parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(allowed))}"
+            f"unknown parameter(s) {', '.join(unknown)} for player {kind!r}; "
+            f"it takes: {', '.join(allowed)}"
         )
     return Player(kind=kind, **params)

@@ -40,13 +40,34 @@ def _choice(value: object, table: Mapping[str, int], what: str) -> str:
     raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
 
 
+#: The largest ``num_threads``: more threads than this only make OpenMP fail to
+#: create its team (the C core refuses more too).
+MAX_THREADS = 1024
+
+
+def check_count(value: object, what: str, lo: int, hi: int, *, allow_none: bool = False) -> None:
+    """Refuse a count that is not an integer in ``lo..hi`` (numpy integers are fine)."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        none = " or None" if allow_none else ""
+        raise TypeError(f"{what} must be an int{none}, got {type(value).__name__} {value!r}")
+    if not lo <= int(value) <= hi:
+        raise ValueError(f"{what} must be in {lo}..{hi}, got {value}")
+
+
+#: The largest seed: seeds are 64-bit unsigned keys in the C core.
+MAX_SEED = (1 << 64) - 1
+
+
 def check_seed(seed: object) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
         raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-    if int(seed) < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        # seeds are 64-bit keys in C: a larger one would silently wrap
+        raise ValueError(f"seed must be >= 0 and <= 2**64-1, got {seed}")
     return int(seed)
 
 
@@ -239,10 +260,7 @@ class Pool:
         self.observation = _choice(observation, OBSERVATIONS, "observation")
         if num_threads is None:
             num_threads = _core.max_threads()
-        if isinstance(num_threads, bool) or not isinstance(num_threads, int | np.integer):
-            raise TypeError(f"num_threads must be an int or None, got {num_threads!r}")
-        if num_threads < 1:
-            raise ValueError(f"num_threads must be >= 1, got {num_threads}")
+        check_count(num_threads, "num_threads", 1, MAX_THREADS)
         self.num_threads = int(num_threads)
         self._seed = check_seed(seed)
         specs = _parse_groups(groups)
@@ -290,9 +308,9 @@ class Pool:
         more = f"; and {count - _ERRORS_SHOWN} more" if count > _ERRORS_SHOWN else ""
         return f"illegal actions in {count} env(s), no env was stepped: " + "; ".join(parts) + more
 
-    def _require_reset(self) -> None:
+    def _require_reset(self, method: str = "step") -> None:
         if not self._has_reset:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError(f"call reset() before {method}()")
 
     # ---- the API ----
 
@@ -347,14 +365,14 @@ class Pool:
 
     def sample_legal(self) -> dict[str, npt.NDArray[np.int64]]:
         """A uniformly random legal action per board, drawn in C (0 where done)."""
-        self._require_reset()
+        self._require_reset("sample_legal")
         self._batch.sample()
         return {name: g.sampled for name, g in self.groups.items()}
 
     def rollout(self, steps: int) -> dict[str, int]:
         """Every board plays ``steps`` random legal moves in C, resetting finished games
         at once. Returns totals (steps, episodes, seat wins, draws, truncations)."""
-        self._require_reset()
+        self._require_reset("rollout")
         if isinstance(steps, bool) or not isinstance(steps, int | np.integer):
             raise TypeError(f"steps must be an int, got {steps!r}")
         stats: dict[str, int] = self._batch.rollout(int(steps))
@@ -363,20 +381,20 @@ class Pool:
     # ---- single boards ----
 
     def get_state(self, name: str, index: int) -> bytes:
-        self._require_reset()
+        self._require_reset("get_state")
         return bytes(self._batch.get_state(self.group(name).index, index))
 
     def set_state(self, name: str, index: int, state: bytes) -> None:
-        self._require_reset()
+        self._require_reset("set_state")
         self._batch.set_state(self.group(name).index, index, state)
 
     def clone(self, name: str, src: int, dst: int) -> None:
-        self._require_reset()
+        self._require_reset("clone")
         self._batch.clone(self.group(name).index, src, dst)
 
     def board(self, name: str, index: int) -> dict[str, Any]:
         """Cells (``[H, W]``: 0 empty, 1 black, 2 white, 3 off board) and header of a board."""
-        self._require_reset()
+        self._require_reset("board")
         g = self.group(name)
         data: dict[str, Any] = self._batch.board(g.index, index)
         data["cells"] = np.frombuffer(data["cells"], dtype=np.uint8).reshape(g.height, g.width)
@@ -397,7 +415,7 @@ class Pool:
         Gomorpion also reads ``x`` / ``o`` (recapturable) and ``B`` / ``W`` (captured)
         stones, computes the sieges as at a cast end, and credits captured stones to
         the other colour unless ``scores`` (by seat) says otherwise."""
-        self._require_reset()
+        self._require_reset("load_position")
         g = self.group(name)
         cells, status = parse_position(rows, g.height, g.width)
         if to_play == "auto":

@@ -23,7 +23,7 @@ expanded and backed up in C. Values are for the seat to act at the leaf.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,49 @@ class SearchResult:
     root_value: npt.NDArray[np.float32]
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_MAX_INT32 = 2**31 - 1
+_MAX_SEED = 2**64 - 1
+
+
+def _positive_int(name: str, value: object) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or not 1 <= int(value) <= _MAX_INT32
+    ):
+        raise ValueError(f"{name} must be a positive integer below 2**31, got {value!r}")
+    return int(value)
+
+
+def _real(name: str, value: object, low: float, high: float = _FLOAT32_MAX) -> float:
+    """A real number (not a str or bool) in [low, high], finite as a float32
+    (the C search keeps it in one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    x = float(value)
+    if not low <= x <= high:  # NaN fails too
+        allowed = (
+            f"a finite number >= {low:g}"
+            if high == _FLOAT32_MAX
+            else f"a number >= {low:g}"
+            if high == float("inf")
+            else f"in [{low:g}, {high:g}]"
+        )
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return x
+
+
+def _seed_of(seed: object) -> int:
+    # make_vec's rule: seeds are 64-bit keys in C, anything else would wrap
+    problem = f"seed must be an integer in [0, 2**64-1], got {seed!r}"
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise ValueError(problem)
+    if not 0 <= int(seed) <= _MAX_SEED:
+        raise ValueError(problem)
+    return int(seed)
+
+
 def _pool_of(env: Any) -> Pool:
     if isinstance(env, Pool):
         return env
@@ -93,20 +136,19 @@ class MCTS:
     ) -> None:
         self.pool = _pool_of(env)
         self._single = None if isinstance(env, Pool) else self.pool._order[0]
-        for name, value in (("simulations", simulations), ("leaves_per_round", leaves_per_round)):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        self.simulations = int(simulations)
-        self.leaves_per_round = int(leaves_per_round)
+        self.simulations = _positive_int("simulations", simulations)
+        self.leaves_per_round = _positive_int("leaves_per_round", leaves_per_round)
+        if not isinstance(reuse_tree, bool | np.bool_):
+            raise ValueError(f"reuse_tree must be a bool, got {reuse_tree!r}")
         self._search = _core.Search(
             self.pool._batch,
             self.simulations,
-            float(c_puct),
-            float(dirichlet_alpha),
-            float(dirichlet_fraction),
+            _real("c_puct", c_puct, 0.0),
+            _real("dirichlet_alpha", dirichlet_alpha, 0.0),
+            _real("dirichlet_fraction", dirichlet_fraction, 0.0, 1.0),
             self.leaves_per_round,
             bool(reuse_tree),
-            int(seed),
+            _seed_of(seed),
         )
         self._groups = [self.pool.groups[name] for name in self.pool._order]
         L = self.leaves_per_round
@@ -124,13 +166,16 @@ class MCTS:
     # ---- the rounds ----
 
     def begin(self) -> None:
-        """Start a move's search on every ongoing board."""
+        """Start a move's search on every ongoing board (a round left open is
+        undone first)."""
         self.pool._require_reset()
         self._search.begin()
+        self._counts = [0] * len(self._groups)
 
     def select(self) -> list[Leaves] | None:
         """One round of descents: the leaves to evaluate, per group (views of
-        reused buffers), or None when every tree has its simulations."""
+        reused buffers), or None when every tree has its simulations. A round
+        selected but never expanded is undone first."""
         counts = self._search.select(self._obs, self._masks, self._to_play, self._boards)
         self._counts = counts
         if sum(counts) == 0:
@@ -167,18 +212,32 @@ class MCTS:
             bp[:n] = p
             bv[:n] = v.reshape(n)
         self._search.expand(self._priors, self._values)
+        self._counts = [0] * len(self._groups)
+
+    def abort(self) -> None:
+        """Undo the open round, if any (selected, not expanded): its leaves
+        are unvisited again and their virtual losses are taken back. run()
+        does it when the evaluator raises; select() and begin() do it too."""
+        self._search.abort()
+        self._counts = [0] * len(self._groups)
 
     def run(self, evaluate: Evaluate) -> SearchResult:
         """A whole move's search: ``evaluate(obs, masks, to_play) -> (priors,
         values)`` is called on each round's leaves (one call per group and
-        round). Returns :meth:`result`."""
+        round). Returns :meth:`result`. If the evaluator raises (or its output
+        is refused, or the run is interrupted) the open round is undone and the
+        tree stays usable."""
         self.begin()
-        while (leaves := self.select()) is not None:
-            out = [
-                evaluate(lv.obs, lv.masks, lv.to_play) if len(lv.obs) else _empty(g)
-                for g, lv in zip(self._groups, leaves, strict=True)
-            ]
-            self.expand([p for p, _ in out], [v for _, v in out])
+        try:
+            while (leaves := self.select()) is not None:
+                out = [
+                    evaluate(lv.obs, lv.masks, lv.to_play) if len(lv.obs) else _empty(g)
+                    for g, lv in zip(self._groups, leaves, strict=True)
+                ]
+                self.expand([p for p, _ in out], [v for _, v in out])
+        except BaseException:
+            self.abort()
+            raise
         return self.result()
 
     def run_uniform(self) -> SearchResult:
@@ -207,7 +266,7 @@ class MCTS:
         drawn with probability proportional to visits^(1/temperature), from
         each tree's own stream. 0 where an episode has ended."""
         out = [np.zeros(g.num_envs, np.int64) for g in self._groups]
-        self._search.actions(float(temperature), out)
+        self._search.actions(_real("temperature", temperature, 0.0, float("inf")), out)
         return (
             out[0]
             if self._single is not None
@@ -216,14 +275,28 @@ class MCTS:
 
     def advance(self, actions: Any) -> None:
         """After ``env.step(actions)``: each tree keeps the subtree of its move
-        (a tree whose board was reset starts afresh at the next search)."""
+        when the board's position is that child (a tree whose board was reset,
+        or stepped with another action, starts afresh at the next search).
+        ``actions``: an integer array (vector env) or a dict of one per group
+        (pool)."""
         if self._single is not None:
             actions = {self._single: actions}
-        arrays = [np.ascontiguousarray(actions[g.name], dtype=np.int64) for g in self._groups]
-        for g, a in zip(self._groups, arrays, strict=True):
-            if a.shape != (g.num_envs,):
-                raise ValueError(f"actions of '{g.name}' must have shape ({g.num_envs},)")
-        self._search.advance(arrays)
+        if not isinstance(actions, Mapping):
+            raise ValueError("advance() on a pool takes a dict of actions by group name")
+        self._search.advance([self._group_actions(g, actions) for g in self._groups])
+
+    @staticmethod
+    def _group_actions(g: Any, actions: Mapping[str, Any]) -> npt.NDArray[np.int64]:
+        if g.name not in actions:
+            raise ValueError(f"advance(): no actions for group '{g.name}'")
+        a = np.asarray(actions[g.name])
+        if not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions of '{g.name}' must be integers, got dtype {a.dtype}")
+        if a.shape != (g.num_envs,):
+            raise ValueError(
+                f"actions of '{g.name}' must have shape ({g.num_envs},), got {a.shape}"
+            )
+        return np.ascontiguousarray(a, dtype=np.int64)
 
     @property
     def nodes(self) -> int:

@@ -4,6 +4,7 @@ are both built on :func:`run`."""
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 import threading
@@ -67,9 +68,10 @@ def default_boards(games: int) -> int:
 
 def split_boards(boards: int, weights: Mapping[str, float]) -> dict[str, int]:
     """Boards per variant in proportion to the weights, at least one each."""
+    bad = {name: w for name, w in weights.items() if not (math.isfinite(w) and w > 0)}
+    if bad:
+        raise ValueError(f"mix weights must be finite positive numbers, got {bad}")
     total = float(sum(weights.values()))
-    if total <= 0 or any(w <= 0 for w in weights.values()):
-        raise ValueError("mix weights must be positive numbers")
     counts = {name: max(1, round(boards * w / total)) for name, w in weights.items()}
     return counts
 

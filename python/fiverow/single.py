@@ -52,8 +52,17 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         )
         self.render_mode = render_mode
         self.observation_space = self._vec.single_observation_space
-        self.action_space = LegalDiscrete(self._vec.n_actions, lambda: self._vec.action_masks()[0])
+        self.action_space = LegalDiscrete(self._vec.n_actions, self._legal_mask)
         self._started = False
+        self._closed = False
+
+    def _legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The current legal-action mask (read-only, overwritten by the next step)."""
+        return self._vec.action_masks()[0]
+
+    def _check_open(self, what: str) -> None:
+        if self._closed:
+            raise RuntimeError(f"{what}: this FiverowEnv is closed")
 
     @property
     def config(self) -> VariantConfig:
@@ -93,6 +102,7 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
+        self._check_open("reset()")
         super().reset(seed=seed)
         if options:
             raise ValueError(f"unknown reset options: {sorted(options)}")
@@ -103,6 +113,7 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         return obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        self._check_open("step()")
         if (
             isinstance(action, bool)
             or not isinstance(action, int | np.integer)
@@ -111,6 +122,9 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
             )
         ):
             raise TypeError(f"action must be an integer, got {type(action).__name__} {action!r}")
+        n = self._vec.n_actions
+        if not 0 <= int(action) < n:
+            raise ValueError(f"action {int(action)} is out of range 0..{n - 1}")
         obs, reward, terminated, truncated, _ = self._vec.step(np.array([int(action)]))
         return (
             obs[0].copy(),
@@ -132,6 +146,13 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         if self.render_mode is None:
             return None
         return self._vec.render_env(0, self.render_mode)
+
+    def close(self) -> None:
+        """Close the env: later ``step()`` / ``reset()`` raise ``RuntimeError``.
+        Closing twice is fine."""
+        self._closed = True
+        self._vec.close()
+        super().close()
 
 
 def make(

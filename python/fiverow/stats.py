@@ -19,12 +19,29 @@ import numpy.typing as npt
 Z95 = 1.959963984540054
 
 
+def _count(name: str, value: object) -> int:
+    """A count of games: a non-negative whole number (NaN, fractions, bools
+    and negatives are errors, not silently odd intervals)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value}")
+    return int(value)
+
+
+def _z(z: float) -> float:
+    if not (isinstance(z, int | float | np.floating) and math.isfinite(z) and z > 0):
+        raise ValueError(f"z must be a positive finite number, got {z!r}")
+    return float(z)
+
+
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion (95% by default).
 
     Returns ``(nan, nan)`` when there are no trials.
     """
-    if trials < 0 or successes < 0 or successes > trials:
+    successes, trials, z = _count("successes", successes), _count("trials", trials), _z(z)
+    if successes > trials:
         raise ValueError(f"need 0 <= successes <= trials, got {successes} / {trials}")
     if trials == 0:
         return (math.nan, math.nan)
@@ -54,6 +71,11 @@ class Outcomes:
     draws: int
     second_wins: int
 
+    def __post_init__(self) -> None:
+        self.first_wins = _count("first_wins", self.first_wins)
+        self.draws = _count("draws", self.draws)
+        self.second_wins = _count("second_wins", self.second_wins)
+
     @property
     def games(self) -> int:
         return self.first_wins + self.draws + self.second_wins
@@ -78,6 +100,7 @@ class Outcomes:
         Agresti and Caffo, so that all-draw or one-sided samples still get an
         interval of the right width)."""
         n = self.games
+        z = _z(z)
         if n == 0:
             return (math.nan, math.nan, math.nan)
         d = (self.first_wins - self.second_wins) / n
@@ -127,6 +150,9 @@ def length_summary(lengths: npt.ArrayLike) -> dict[str, float]:
 
 def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float, float]:
     """Two-sided pooled z-test of p1 = p2: (z, p-value, Cohen's h effect size)."""
+    k1, n1, k2, n2 = (_count(k, v) for k, v in (("k1", k1), ("n1", n1), ("k2", k2), ("n2", n2)))
+    if k1 > n1 or k2 > n2:
+        raise ValueError(f"need successes <= trials, got {k1} / {n1} and {k2} / {n2}")
     if n1 == 0 or n2 == 0:
         return (math.nan, math.nan, math.nan)
     p1, p2 = k1 / n1, k2 / n2
@@ -144,6 +170,8 @@ def chi_square_test(table: npt.ArrayLike) -> tuple[float, int, float, float]:
     (variants x outcomes): (statistic, degrees of freedom, p-value, Cramér's V).
     Columns or rows that are all zero are dropped."""
     t = np.asarray(table, dtype=np.float64)
+    if t.ndim != 2 or not np.all(np.isfinite(t)) or np.any(t < 0):
+        raise ValueError("a chi-square table must be 2-D of finite non-negative counts")
     t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
     r, c = t.shape
     n = t.sum()
@@ -161,8 +189,12 @@ def chi2_sf(x: float, k: int) -> float:
     """Survival function of the chi-square distribution with k degrees of
     freedom (regularised upper incomplete gamma, by series or continued
     fraction)."""
+    if math.isnan(x):
+        raise ValueError("chi2_sf of NaN")
     if x <= 0:
         return 1.0
+    if math.isinf(x):
+        return 0.0
     return _gamma_q(k / 2.0, x / 2.0)
 
 
@@ -199,6 +231,9 @@ def _gamma_q(a: float, x: float) -> float:
 
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm-Bonferroni adjusted p-values (same order as given)."""
+    bad = [p for p in p_values if not 0 <= p <= 1]  # NaN included: it would sort anywhere
+    if bad:
+        raise ValueError(f"p-values must be in [0, 1], got {bad}")
     m = len(p_values)
     order = sorted(range(m), key=lambda i: p_values[i])
     adjusted = [0.0] * m
@@ -295,6 +330,7 @@ class SPRT:
 
     def update(self, successes: int, failures: int) -> str | None:
         """Add outcomes (in order they are only counts: the LLR is a sum)."""
+        successes, failures = _count("successes", successes), _count("failures", failures)
         if self.decision is None:
             win = math.log(self.p1 / self.p0)
             loss = math.log((1 - self.p1) / (1 - self.p0))
@@ -309,7 +345,10 @@ class SPRT:
     def update_sequence(self, outcomes: npt.ArrayLike) -> str | None:
         """Add outcomes one at a time (1 success, 0 failure), stopping at the
         first crossing as a truly sequential test does."""
-        for x in np.asarray(outcomes).ravel():
+        values = np.asarray(outcomes).ravel()
+        if not np.all((values == 0) | (values == 1)):
+            raise ValueError("outcomes must be 1 (success) or 0 (failure)")
+        for x in values:
             if self.decision is not None:
                 break
             self.update(int(x), 1 - int(x))
@@ -343,6 +382,25 @@ class Ratings:
         }
 
 
+def _games(
+    n_players: int, a: npt.ArrayLike, b: npt.ArrayLike, score: npt.ArrayLike
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Games as arrays, checked: players in 0..n_players-1, scores in [0, 1]."""
+    if isinstance(n_players, bool) or not isinstance(n_players, int) or n_players < 1:
+        raise ValueError(f"need at least one player, got {n_players!r}")
+    a_, b_, s = np.asarray(a), np.asarray(b), np.asarray(score, dtype=np.float64)
+    if not (a_.shape == b_.shape == s.shape and a_.ndim == 1):
+        raise ValueError(
+            f"a, b and score must be 1-D of one length: {a_.shape}, {b_.shape}, {s.shape}"
+        )
+    for name, x in (("a", a_), ("b", b_)):
+        if x.size and (x.dtype.kind not in "iu" or x.min() < 0 or x.max() >= n_players):
+            raise ValueError(f"{name} must hold player indices 0..{n_players - 1}")
+    if not np.all((s >= 0) & (s <= 1)):
+        raise ValueError("scores must be in [0, 1] (1 win, 0.5 draw, 0 loss)")
+    return a_.astype(np.int64), b_.astype(np.int64), s
+
+
 def fit_elo(
     n_players: int, a: npt.ArrayLike, b: npt.ArrayLike, score: npt.ArrayLike, iters: int = 500
 ) -> npt.NDArray[np.float64]:
@@ -351,14 +409,12 @@ def fit_elo(
     Bradley-Terry model with draws as half a win each way, fitted by
     Hunter's MM iterations; a prior of one draw against a rating-0 player
     keeps unbeaten players finite."""
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
-    s = np.asarray(score, dtype=np.float64)
+    ia, ib, s = _games(n_players, a, b, score)
     wins = np.zeros(n_players)
-    np.add.at(wins, a, s)
-    np.add.at(wins, b, 1 - s)
+    np.add.at(wins, ia, s)
+    np.add.at(wins, ib, 1 - s)
     games = np.zeros((n_players, n_players))
-    np.add.at(games, (a, b), 1)
+    np.add.at(games, (ia, ib), 1)
     games = games + games.T
     gamma = np.ones(n_players)
     for _ in range(iters):
@@ -386,14 +442,14 @@ def elo_ratings(
     re-played from the fitted model (each pairing's draws at its observed
     rate), the ratings refitted, percentiles taken. Resampling the observed
     games instead would give a clean sweep an interval of zero width."""
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
-    s = np.asarray(score, dtype=np.float64)
     n = len(players)
-    elo = fit_elo(n, a, b, s)
+    ia, ib, s = _games(n, a, b, score)
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 1:
+        raise ValueError(f"bootstrap must be a positive integer, got {bootstrap!r}")
+    elo = fit_elo(n, ia, ib, s)
     # the model's chance that a beats b, and each pairing's draw rate
-    p_win = 1.0 / (1.0 + 10.0 ** ((elo[b] - elo[a]) / 400.0))
-    pair = np.minimum(a, b) * n + np.maximum(a, b)
+    p_win = 1.0 / (1.0 + 10.0 ** ((elo[ib] - elo[ia]) / 400.0))
+    pair = np.minimum(ia, ib) * n + np.maximum(ia, ib)
     draws = np.bincount(pair, weights=(s == 0.5), minlength=n * n)
     counts = np.maximum(np.bincount(pair, minlength=n * n), 1)
     p_draw = (draws / counts)[pair]
@@ -402,6 +458,6 @@ def elo_ratings(
     for k in range(bootstrap):
         u = rng.random(len(s))
         resampled = np.where(u < p_draw, 0.5, (u < p_draw + (1 - p_draw) * p_win) * 1.0)
-        samples[k] = fit_elo(n, a, b, resampled, iters=200)
+        samples[k] = fit_elo(n, ia, ib, resampled, iters=200)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     return Ratings(list(players), elo, np.minimum(low, elo), np.maximum(high, elo))
