@@ -439,7 +439,11 @@ def test_hex_rgb_size_follows_the_documented_rule(preset, shape):
 @pytest.mark.parametrize("preset", fiverow.preset_names())
 def test_make_with_default_raise_and_check_env(preset):
     """What README and api.md say: check_env passes with fiverow.make's default
-    illegal_action="raise" except on presets whose first stone goes to the centre."""
+    illegal_action="raise" except on presets whose first stone goes to the centre
+    and on modlinseq (check_env samples before a reset that deals a new hand:
+    whether that tile is still held is chance, so it is not pinned here)."""
+    if preset == "modlinseq":
+        pytest.skip("passes or fails by chance under 'raise', as documented")
     env = fiverow.make(preset)
     if preset in ("renju", "renju-soosorv4", "renju-soosorv8"):
         with pytest.raises(ValueError, match="centre"):
