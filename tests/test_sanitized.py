@@ -257,7 +257,15 @@ def test_search_under_sanitizers(driver, preset, overrides):
     """Uniform PUCT search, moves played and subtrees reused, across episode
     ends (next-step and disabled autoreset)."""
     p = params_text(preset, **overrides)
-    script = [f"new 6 2 0 0 0 3 {p}", "search 24 4 40", f"new 4 1 2 0 0 3 {p}", "search 16 8 12"]
+    script = [
+        f"new 6 2 0 0 0 3 {p}",
+        "search 24 4 40",
+        f"new 4 1 2 0 0 3 {p}",
+        "search 16 8 12",
+        f"new 5 2 0 0 1 4 {p}",  # mover observations
+        "search 12 4 20 1",  # every move first selects a round and undoes it
+    ]
     out = run(driver, "\n".join(script) + "\n")
     assert all(line.startswith("ok") for line in out), out
     assert int(out[1].split("nodes=")[1]) > 0
+    assert int(out[5].split("nodes=")[1]) > 0

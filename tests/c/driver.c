@@ -15,8 +15,10 @@
  *   wins K                           K random steps; after each, every board's
  *                                    winning moves compared with a scan of
  *                                    every legal cell; prints the count found
- *   search SIMS LEAVES MOVES         MOVES moves of a uniform PUCT search
- *                                    (reused trees); prints moves, nodes
+ *   search SIMS LEAVES MOVES [ABORT] MOVES moves of a uniform PUCT search
+ *                                    (reused trees); with ABORT 1 every move
+ *                                    first selects a round and undoes it (a
+ *                                    failed evaluator); prints moves, nodes
  *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH
  *                                    GAMES games of player kinds K0 / K1 (MCTS
  *                                    with SIMS simulations), recording OBS /
@@ -268,11 +270,37 @@ static void cmd_wins(char *args)
     printf("ok %lld\n", found);
 }
 
+/* One round selected on the driver's single group, then undone, as after an
+ * evaluator that failed; 0 if the buffers could not be allocated. */
+static int select_then_abort(search *s, int leaves)
+{
+    group *g = &B->groups[0];
+    const variant *v = &g->v;
+    size_t rows = (size_t)g->n * (size_t)leaves;
+    uint8_t *obs = malloc(rows * (size_t)v->n_planes[B->obs_kind] * (size_t)v->g.n_cells);
+    uint8_t *masks = malloc(rows * (size_t)v->n_actions);
+    int8_t *to_play = malloc(rows);
+    int32_t *boards = malloc(rows * sizeof(int32_t));
+    int count = 0;
+    int ok = obs && masks && to_play && boards;
+    if (ok) {
+        search_leaves out = {&obs, &masks, &to_play, &boards, &count};
+        search_begin(s);
+        search_select(s, &out);
+        search_abort(s);
+    }
+    free(obs);
+    free(masks);
+    free(to_play);
+    free(boards);
+    return ok;
+}
+
 /* Moves of a uniform search, each played and followed by the trees. */
 static void cmd_search(char *args)
 {
-    int sims, leaves, moves;
-    if (sscanf(args, "%d %d %d", &sims, &leaves, &moves) != 3) {
+    int sims, leaves, moves, abort_rounds = 0;
+    if (sscanf(args, "%d %d %d %d", &sims, &leaves, &moves, &abort_rounds) < 3) {
         puts("error bad search");
         return;
     }
@@ -289,6 +317,10 @@ static void cmd_search(char *args)
     }
     int64_t *const per_group[1] = {actions};
     for (int t = 0; t < moves; t++) {
+        if (abort_rounds && !select_then_abort(s, leaves)) {
+            puts("error out of memory");
+            break;
+        }
         search_run_uniform(s);
         search_actions(s, t % 2 ? 0.0f : 1.0f, per_group);
         batch_sample(B); /* finished boards (disabled autoreset) take any action */
