@@ -255,11 +255,13 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
 
 static int validate_board(const batch *b, const group *g, int i, int64_t action)
 {
+    /* out of range is an error everywhere, on a board waiting for its
+     * next-step reset too (that board ignores only actions it could take) */
+    if (action < 0 || action >= g->v.n_actions)
+        return VALID_RANGE;
     const board_hdr *h = group_board(g, i);
     if (h->status != STATUS_ONGOING)
         return b->autoreset == AUTORESET_NEXT_STEP ? VALID_OK : VALID_OVER;
-    if (action < 0 || action >= g->v.n_actions)
-        return VALID_RANGE;
     if (b->illegal == ILLEGAL_RAISE && !game_is_legal(&g->v, h, (int)action))
         return VALID_ILLEGAL;
     return VALID_OK;

@@ -505,40 +505,6 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *args, PyObject *kwds)
     Py_RETURN_NONE;
 }
 
-/* Actions outside 0..n_actions-1 are refused before anything else, on boards
- * waiting for their next-step reset too (those ignore only in-range actions).
- * Returns the number of such actions (0: none) and, when there are some, a
- * list of the first ones as (group, index, action, reason) in *list; -1 with
- * an exception set on failure. */
-static int range_errors(const batch *b, const int64_t *const *actions, PyObject **list)
-{
-    int n = 0;
-    *list = NULL;
-    for (int gi = 0; gi < b->n_groups; gi++) {
-        const group *g = &b->groups[gi];
-        for (int i = 0; i < g->n; i++) {
-            int64_t a = actions[gi][i];
-            if (a >= 0 && a < g->v.n_actions)
-                continue;
-            if (!*list && !(*list = PyList_New(0)))
-                return -1;
-            if (n < MAX_REPORTED_ERRORS) {
-                PyObject *t = Py_BuildValue(
-                    "(iiLN)", gi, i, (long long)a,
-                    PyUnicode_FromFormat("valid actions are 0..%d", g->v.n_actions - 1));
-                if (!t || PyList_Append(*list, t)) {
-                    Py_XDECREF(t);
-                    Py_CLEAR(*list);
-                    return -1;
-                }
-                Py_DECREF(t);
-            }
-            n++;
-        }
-    }
-    return n;
-}
-
 static PyObject *Batch_step(BatchObject *self, PyObject *args)
 {
     PyObject *actions_obj;
@@ -553,13 +519,6 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args)
         return NULL;
     for (int gi = 0; gi < b->n_groups; gi++)
         actions[gi] = views[gi].buf;
-    PyObject *out_of_range;
-    int n_range = range_errors(b, actions, &out_of_range);
-    if (n_range) {
-        for (int gi = 0; gi < b->n_groups; gi++)
-            PyBuffer_Release(&views[gi]);
-        return n_range < 0 ? NULL : Py_BuildValue("(iN)", n_range, out_of_range);
-    }
     batch_error errs[MAX_REPORTED_ERRORS];
     int n_err;
     self->busy = 1;
@@ -1063,6 +1022,7 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     PyModule_AddStringConstant(m, "PARAM_NAMES", variant_param_names());
+    PyModule_AddIntConstant(m, "MAX_THREADS", MAX_THREADS);
     pthread_atfork(NULL, NULL, batch_after_fork_in_child);
     return m;
 }

@@ -8,6 +8,7 @@
 
 #include "h5writer.h"
 #include "half.h"
+#include "protocol.h"
 #include "selfplay.h"
 
 static const char *dict_str(PyObject *d, const char *key)
@@ -156,7 +157,7 @@ static int EpisodeWriter_init(EpisodeWriterObject *self, PyObject *args, PyObjec
  * could have produced, or replay() would fail on the file later. */
 static const char *episode_values_bad(const variant *v, const int16_t *actions, const int8_t *seats,
                                       const int8_t *colours, Py_ssize_t n, int winner,
-                                      int black_seat)
+                                      int black_seat, int opening)
 {
     for (Py_ssize_t k = 0; k < n; k++) {
         if (actions[k] < 0 || actions[k] >= v->n_actions)
@@ -168,6 +169,8 @@ static const char *episode_values_bad(const variant *v, const int16_t *actions, 
         return "winner must be 0, 1 or -1 (none)";
     if (black_seat != 0 && black_seat != 1)
         return "black_seat must be 0 or 1";
+    if (opening < -1 || opening >= N_OPENINGS)
+        return "opening must be a renju opening 0..25, or -1 for none";
     return NULL;
 }
 
@@ -225,7 +228,7 @@ static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
         goto done;
     }
     const char *bad =
-        episode_values_bad(v, actions.buf, seats.buf, colours.buf, n, winner, black_seat);
+        episode_values_bad(v, actions.buf, seats.buf, colours.buf, n, winner, black_seat, opening);
     if (bad) {
         PyErr_SetString(PyExc_ValueError, bad);
         goto done;

@@ -11,7 +11,7 @@
 static const struct {
     const char *name;
     int bx, by;
-} openings[26] = {
+} openings[N_OPENINGS] = {
     {"D1 Kansei", 0, 2},      {"D2 Keigetsu", 1, 2},  {"D3 Sosei", 2, 2},
     {"D4 Kagetsu", 1, 1},     {"D5 Zangetsu", 2, 1},  {"D6 Ugetsu", 1, 0},
     {"D7 Kinsei", 2, 0},      {"D8 Shogetsu", 0, -1}, {"D9 Kyugetsu", 1, -1},
@@ -41,7 +41,7 @@ int protocol_opening_of(int wx, int wy, int bx, int by)
         if (!direct && !indirect)
             continue;
         transform(t, bx, by, &cx, &cy);
-        for (int k = direct ? 0 : 13; k < (direct ? 13 : 26); k++)
+        for (int k = direct ? 0 : 13; k < (direct ? 13 : N_OPENINGS); k++)
             if (openings[k].bx == cx && openings[k].by == cy)
                 return k;
     }
@@ -50,7 +50,7 @@ int protocol_opening_of(int wx, int wy, int bx, int by)
 
 const char *protocol_opening_name(int opening)
 {
-    return opening >= 0 && opening < 26 ? openings[opening].name : "";
+    return opening >= 0 && opening < N_OPENINGS ? openings[opening].name : "";
 }
 
 int protocol_symmetric_cell(const geometry *g, int t, int c)

@@ -88,6 +88,9 @@ void protocol_apply(const variant *v, board_hdr *b, int action);
 /* Why an action is not legal in the board's phase. */
 const char *protocol_illegal_reason(const variant *v, const board_hdr *b, int action);
 
+/* The canonical renju openings: 0..N_OPENINGS-1 (-1: none). */
+#define N_OPENINGS 26
+
 /* Names of the phases and of the 26 canonical openings ("D4 Kagetsu"). */
 const char *protocol_phase_name(int phase);
 const char *protocol_opening_name(int opening);

@@ -348,8 +348,18 @@ int renju_prepare(variant *v, char *err, size_t errlen)
                  v->p.connect);
         return -1;
     }
-    if (g->n_axes != 4 || g->next_od) {
-        snprintf(err, errlen, "rule 'renju' needs a square board whose lines do not turn");
+    if ((g->kind != GEOM_PLANE && g->kind != GEOM_TORUS) || g->n_axes != 4 || g->next_od) {
+        snprintf(err, errlen,
+                 "parameter 'geometry' = '%s': rule 'renju' needs a square board whose lines do "
+                 "not turn (geometry plane / torus)",
+                 variant_geometry_name(g->kind));
+        return -1;
+    }
+    if (g->height != g->width) {
+        snprintf(err, errlen,
+                 "parameters 'height' = %d and 'width' = %d: rule 'renju' needs a square board "
+                 "(height = width, or set 'size')",
+                 g->height, g->width);
         return -1;
     }
     for (int i = 0; i < g->n_cells * g->n_axes; i++)

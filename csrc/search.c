@@ -335,8 +335,19 @@ static void release_leaf(stree *tr, int32_t node)
         tr->nodes[n].vloss--;
 }
 
+/* A round is open from a select that found leaves to the expand of them. */
+static int round_open(const search *s)
+{
+    for (int gi = 0; gi < s->b->n_groups; gi++)
+        if (s->round_count[gi] > 0)
+            return 1;
+    return 0;
+}
+
 void search_abort(search *s)
 {
+    if (!round_open(s))
+        return; /* the usual case: nothing to undo, no parallel region */
 #pragma omp parallel for schedule(static) num_threads(s->n_threads) if (s->n_threads > 1)
     for (int t = 0; t < s->n_trees; t++) {
         stree *tr = &s->trees[t];

@@ -72,6 +72,11 @@ int variant_param_info(int i, const char **name, const char *const **choices, in
     return 0;
 }
 
+const char *variant_geometry_name(int kind)
+{
+    return geometry_names[kind];
+}
+
 const char *variant_param_names(void)
 {
     return "geometry, size, height, width, order, edge, rule, connect, caro_ends, forbidden, "

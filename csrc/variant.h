@@ -113,6 +113,8 @@ int variant_param_count(void);
 int variant_param_info(int i, const char **name, const char *const **choices, int *lo, int *hi);
 /* Comma-separated parameter names. */
 const char *variant_param_names(void);
+/* The name of a geometry kind ("plane", "strip", ...). */
+const char *variant_geometry_name(int kind);
 
 int variant_init(variant *v, const variant_params *p, char *err, size_t errlen);
 void variant_free(variant *v);

@@ -450,3 +450,17 @@ def test_make_with_default_raise_and_check_env(preset):
             check_env(env)
     else:
         check_env(env)
+
+
+def test_pool_group_arrays_are_read_only():
+    """The pool's group arrays are views of what C updates in place: writing to
+    one would corrupt later steps, so it is refused."""
+    pool = fiverow.make_pool({"freestyle": 2, "caro": 2}, seed=0)
+    pool.reset()
+    for name in ("freestyle", "caro"):
+        g = pool.groups[name]
+        for array in (g.obs, g.mask, g.reward, g.to_play):
+            with pytest.raises(ValueError, match="read-only"):
+                array[...] = 0
+        with pytest.raises(ValueError, match="read-only"):
+            pool.sample_legal()[name][0] = 1

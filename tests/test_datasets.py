@@ -435,7 +435,7 @@ def test_replay_matches_a_live_env(every_preset):
         g = pool.groups["freestyle"]
         for t, action in enumerate(ep.actions):
             np.testing.assert_array_equal(g.obs[board], ep.obs[t])
-            step = {name: pool.sample_legal()[name] for name in ds.variants}
+            step = {name: pool.sample_legal()[name].copy() for name in ds.variants}
             step["freestyle"][board] = action
             pool.step(step)
         assert g.terminated[board]
@@ -813,16 +813,19 @@ def test_a_damaged_chunk_is_a_dataset_error_naming_the_file(small_file, tmp_path
     assert str(path) in err and len(err.strip().splitlines()) == 1
 
 
-def kill_a_run(path: Path) -> int:
-    """SIGKILL a long generate run once it has written episodes; its return code."""
+def kill_a_run(path: Path, boards: int = 64, settle: float = 0.3) -> int:
+    """SIGKILL a long generate run ``settle`` seconds after it has written
+    episodes; its return code."""
     proc = subprocess.Popen(
-        cli_generate(path, "--games", "100000000", "--boards", "64", "--flush-seconds", "0.05"),
+        cli_generate(
+            path, "--games", "100000000", "--boards", str(boards), "--flush-seconds", "0.05"
+        ),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
         wait_for_episodes(path, proc)
-        time.sleep(0.3)
+        time.sleep(settle)
     finally:
         proc.kill()
         proc.wait()
@@ -983,16 +986,7 @@ def test_killed_run_leaves_a_readable_file_that_packs(tmp_path):
 
 def test_killed_run_is_refused_until_packed_or_overwritten(tmp_path):
     path = tmp_path / "k.h5"
-    proc = subprocess.Popen(
-        cli_generate(path, "--games", "100000000", "--boards", "16", "--flush-seconds", "0.05"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_episodes(path, proc)
-    finally:
-        proc.kill()
-        proc.wait()
+    kill_a_run(path, boards=16, settle=0.0)
     path.unlink()  # only the parts are left: they cannot be packed
     with pytest.raises(OSError) as e:
         generate(path, games=2)

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from typing import Any
 
 PARAM_NAMES: str
+MAX_THREADS: int
 
 def resolve(params: dict[str, str]) -> str: ...
 def param_table() -> list[tuple[str, list[str] | None, int, int]]: ...

@@ -11,14 +11,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from .config import param_specs, preset_names, variants
-from .generate import check_threads
+from .pool import MAX_THREADS, check_count
 from .stats import wilson_interval
 from .vector import make_vec
 
 
+def _check_threads(args: argparse.Namespace) -> None:
+    """--threads checked up front, so that the message names the option."""
+    check_count(args.threads, "num_threads (--threads)", 1, MAX_THREADS, allow_none=True)
+
+
 def _selfplay(args: argparse.Namespace) -> int:
+    _check_threads(args)
     names = args.variants.split(",") if args.variants else preset_names()
-    check_threads(args.threads, "num_threads (--threads)")
     rows: list[dict[str, Any]] = []
     for name in names:
         env = make_vec(name, num_envs=args.envs, seed=args.seed, num_threads=args.threads)
@@ -150,7 +155,7 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
 def _generate(args: argparse.Namespace) -> int:
     from .generate import generate
 
-    check_threads(args.threads, "num_threads (--threads)")
+    _check_threads(args)
     variants: Any = _parse_mix(args.mix) if args.mix else args.variant
     result = generate(
         args.out,
@@ -213,7 +218,7 @@ def _pack(args: argparse.Namespace) -> int:
 def _balance(args: argparse.Namespace) -> int:
     from . import balance
 
-    check_threads(args.threads, "num_threads (--threads)")
+    _check_threads(args)
     if args.out is not None:
         balance.check_report_dir(args.out)  # before the games: they may take hours
     if args.dataset:

@@ -161,29 +161,6 @@ def _layer(lower: Mapping[str, Any], upper: Mapping[str, Any]) -> dict[str, Any]
     return merged
 
 
-#: Geometries whose lines do not turn (renju's forbidden-move analysis needs them).
-_RENJU_GEOMETRIES = ("plane", "torus")
-
-
-def _check_renju(params: Mapping[str, Any]) -> None:
-    """Renju is defined for connect=5 on a square board whose lines do not turn
-    (docs/renju.md); refuse anything else, naming the parameter."""
-    if params["rule"] != "renju":
-        return
-    if params["connect"] != 5:
-        raise ValueError(f"parameter 'connect' = {params['connect']}: rule 'renju' needs connect=5")
-    if params["geometry"] not in _RENJU_GEOMETRIES:
-        raise ValueError(
-            f"parameter 'geometry' = '{params['geometry']}': rule 'renju' needs a square "
-            f"board whose lines do not turn (geometry {' / '.join(_RENJU_GEOMETRIES)})"
-        )
-    if params["height"] != params["width"]:
-        raise ValueError(
-            f"parameters 'height' = {params['height']} and 'width' = {params['width']}: "
-            "rule 'renju' needs a square board (height = width, or set 'size')"
-        )
-
-
 def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) -> VariantConfig:
     """Resolve a preset name, a TOML path or a dict of parameters, plus overrides.
 
@@ -224,7 +201,6 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
     _check_keys(overrides, "the overrides")
     merged = _layer(base, overrides)
     resolved = _parse_resolved(_core.resolve({k: str(v) for k, v in merged.items()}))
-    _check_renju(resolved)
     for key in overrides:
         for field_name, table in (
             ("rule", _APPLIES_TO_RULE),

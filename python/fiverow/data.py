@@ -709,7 +709,6 @@ class Writer:
         current episode, right for a board whose episode just ended)."""
         name = group or self.pool._order[0]
         g = self.pool.group(name)
-        self._check_opening(opening)
         steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
         shapes = {
             "obs": (obs, (steps, len(g.planes), g.height, g.width)),
@@ -740,17 +739,6 @@ class Writer:
             int(opening),
         )
         self._games += 1
-
-    @staticmethod
-    def _check_opening(opening: int) -> None:
-        low, high = EPISODE_RANGES["opening"]
-        if isinstance(opening, bool) or not isinstance(opening, int | np.integer):
-            raise TypeError(f"opening must be an int, got {opening!r}")
-        if not low <= opening <= high:
-            raise ValueError(
-                f"opening must be a renju opening {low + 1}..{high}, or {low} for none; "
-                f"got {opening}"
-            )
 
     def flush(self) -> None:
         """Hand the episodes added so far to the writer thread (it compresses

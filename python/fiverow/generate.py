@@ -30,12 +30,6 @@ from .pool import MAX_THREADS, check_count, check_seed
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
 
 
-def check_threads(num_threads: object, name: str = "num_threads") -> int | None:
-    """``num_threads`` as an int in 1..MAX_THREADS, or None (all processors)."""
-    check_count(num_threads, name, 1, MAX_THREADS, allow_none=True)
-    return None if num_threads is None else int(num_threads)  # type: ignore[call-overload]
-
-
 @dataclass
 class GenerateResult:
     path: Path
@@ -86,7 +80,7 @@ def generate(
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     seed = check_seed(seed) or 0
-    num_threads = check_threads(num_threads)
+    check_count(num_threads, "num_threads", 1, MAX_THREADS, allow_none=True)  # before any file
     first = players_mod.make(black)
     second = players_mod.make(white if white is not None else black)
     n_boards = default_boards(games) if boards is None else int(boards)

@@ -40,9 +40,11 @@ def _choice(value: object, table: Mapping[str, int], what: str) -> str:
     raise ValueError(f"{what} must be one of {', '.join(table)}, got {value!r}")
 
 
-#: The largest ``num_threads``: more threads than this only make OpenMP fail to
-#: create its team (the C core refuses more too).
-MAX_THREADS = 1024
+#: The largest ``num_threads`` (the C core's limit: more threads than this
+#: only make OpenMP fail to create its team).
+MAX_THREADS = _core.MAX_THREADS
+#: The largest number of boards in a group (C counts boards in an int).
+MAX_ENVS = 2**31 - 1
 
 
 def check_count(value: object, what: str, lo: int, hi: int, *, allow_none: bool = False) -> None:
@@ -104,10 +106,7 @@ def _parse_groups(groups: GroupsArg) -> list[_GroupSpec]:
         else:
             num_envs = spec
             config = resolve(name)
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer):
-            raise TypeError(f"group '{name}': num_envs must be an int, got {num_envs!r}")
-        if num_envs < 1:
-            raise ValueError(f"group '{name}': num_envs must be >= 1, got {num_envs}")
+        check_count(num_envs, f"group '{name}': num_envs", 1, MAX_ENVS)
         out.append(_GroupSpec(str(name), config, int(num_envs)))
     return out
 
@@ -188,6 +187,11 @@ class Group:
             )
         for key, array in arrays.items():
             pool._batch.bind(index, key, array)
+            # what users see is read-only: C updates planes and masks in place,
+            # so a write into them would corrupt every later step
+            view = array.view()
+            view.flags.writeable = False
+            setattr(self, key, view)
         self._report_illegal = pool.illegal_action != "raise"
         self.has_protocol = len(self.phases) > 1
         #: scoring games report running scores
@@ -303,8 +307,10 @@ class Pool:
             g = self.groups[self._order[gi]]
             where = f"{g.name} " if len(self.groups) > 1 else ""
             where += f"env {index}: " if g.num_envs > 1 else ""
-            shown = g.action_name(action) if 0 <= action < g.n_actions else "out of range"
-            parts.append(f"{where}action {action} ({shown}): {reason}")
+            if 0 <= action < g.n_actions:
+                parts.append(f"{where}action {action} ({g.action_name(action)}): {reason}")
+            else:
+                parts.append(f"{where}action {action} is out of range 0..{g.n_actions - 1}")
         more = f"; and {count - _ERRORS_SHOWN} more" if count > _ERRORS_SHOWN else ""
         return f"illegal actions in {count} env(s), no env was stepped: " + "; ".join(parts) + more
 

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .pool import Pool
+from .pool import MAX_SEED, Pool
 
 Evaluate = Callable[
     [npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.int8]],
@@ -62,7 +62,6 @@ class SearchResult:
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 _MAX_INT32 = 2**31 - 1
-_MAX_SEED = 2**64 - 1
 
 
 def _positive_int(name: str, value: object) -> int:
@@ -98,7 +97,7 @@ def _seed_of(seed: object) -> int:
     problem = f"seed must be an integer in [0, 2**64-1], got {seed!r}"
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
         raise ValueError(problem)
-    if not 0 <= int(seed) <= _MAX_SEED:
+    if not 0 <= int(seed) <= MAX_SEED:
         raise ValueError(problem)
     return int(seed)
 

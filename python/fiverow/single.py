@@ -54,14 +54,13 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         self.observation_space = self._vec.single_observation_space
         self.action_space = LegalDiscrete(self._vec.n_actions, self._legal_mask)
         self._started = False
-        self._closed = False
 
     def _legal_mask(self) -> npt.NDArray[np.bool_]:
         """The current legal-action mask (read-only, overwritten by the next step)."""
         return self._vec.action_masks()[0]
 
     def _check_open(self, what: str) -> None:
-        if self._closed:
+        if self._vec.closed:  # closing this env closes its one-board vector env
             raise RuntimeError(f"{what}: this FiverowEnv is closed")
 
     @property
@@ -150,7 +149,6 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
     def close(self) -> None:
         """Close the env: later ``step()`` / ``reset()`` raise ``RuntimeError``.
         Closing twice is fine."""
-        self._closed = True
         self._vec.close()
         super().close()
 

@@ -13,7 +13,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from . import render as _render
 from .config import VariantConfig, resolve
-from .pool import MAX_THREADS, Group, Pool, check_count
+from .pool import Group, Pool
 from .renju import OPENINGS
 
 _AUTORESET_ENUM = {
@@ -23,15 +23,6 @@ _AUTORESET_ENUM = {
 }
 
 Obs = npt.NDArray[np.uint8]
-
-#: The largest ``num_envs`` of one vector env (C counts boards in an int).
-MAX_ENVS = 2**31 - 1
-
-
-def _readonly(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    view = array.view()
-    view.flags.writeable = False
-    return view
 
 
 class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -69,8 +60,6 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
-        check_count(num_envs, "num_envs", 1, MAX_ENVS)
-        check_count(num_threads, "num_threads", 1, MAX_THREADS, allow_none=True)
         self.pool = Pool(
             {config.name: {"num_envs": num_envs, "config": config}},
             seed=seed,
@@ -95,26 +84,7 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         )
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, g.n_actions))
         self._seed = seed
-        # read-only views of the group's arrays, keyed by id of the array: what the
-        # user gets (C and the library keep writing through the arrays themselves)
-        self._views: dict[int, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
-        self._mask_bool = _readonly(g.mask.view(np.bool_))
-
-    def _view(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """The read-only view of one of the group's arrays: the same object every call."""
-        cached = self._views.get(id(array))
-        if cached is None or cached[0] is not array:
-            cached = self._views[id(array)] = (array, _readonly(array))
-        return cached[1]
-
-    def _info(self) -> dict[str, Any]:
-        info = self._group.info()
-        for key, value in info.items():
-            if isinstance(value, np.ndarray):
-                info[key] = self._view(value)
-            elif isinstance(value, dict):
-                info[key] = {k: self._view(v) for k, v in value.items()}
-        return info
+        self._mask_bool = g.mask.view(np.bool_)  # read-only, as every output
 
     def _check_open(self, what: str) -> None:
         if self.closed:
@@ -157,7 +127,7 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self.pool.reset(seed, {self._group.name: mask})
         else:
             self.pool.reset(seed)
-        return self._view(self._group.obs), self._info()
+        return self._group.obs, self._group.info()
 
     def step(
         self, actions: npt.ArrayLike
@@ -167,19 +137,13 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._check_open("step()")
         g = self._group
         self.pool.step({g.name: actions})
-        return (
-            self._view(g.obs),
-            self._view(g.reward),
-            self._view(g.terminated),
-            self._view(g.truncated),
-            self._info(),
-        )
+        return g.obs, g.reward, g.terminated, g.truncated, g.info()
 
     def sample_legal(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per env, sampled in C: a read-only view of
         one buffer that the next call overwrites (copy it to keep it)."""
         self._check_open("sample_legal()")
-        return self._view(self.pool.sample_legal()[self._group.name])
+        return self.pool.sample_legal()[self._group.name]
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal-action mask as bool ``[num_envs, n_actions]`` (sb3-contrib convention):
