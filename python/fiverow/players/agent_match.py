@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from .selfplay import RECORD_DTYPE
+from ..data.selfplay import RECORD_DTYPE
 
 
 @runtime_checkable
@@ -69,7 +69,7 @@ def play_agents(
 ) -> npt.NDArray[Any]:
     """Play ``games`` games of one variant; one record per game
     (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order."""
-    from .vector import make_vec
+    from ..env.vector import make_vec
 
     boards = min(boards, games)
     env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)

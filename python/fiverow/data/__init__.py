@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from .config import VariantConfig, resolve
-from .pool import Pool
+from .. import _core
+from ..env.config import VariantConfig, resolve
+from ..env.pool import Pool
 
 FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
@@ -111,7 +111,7 @@ class Episode:
     @property
     def opening_name(self) -> str | None:
         """The renju opening's name (``"D4 Kagetsu"``), or None."""
-        from .renju import OPENINGS
+        from ..rules.renju import OPENINGS
 
         return OPENINGS[self.opening] if 0 <= self.opening < len(OPENINGS) else None
 

@@ -16,9 +16,9 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from .players import Player
-from .pool import Pool
+from .. import _core
+from ..env.pool import Pool
+from ..players import Player
 
 #: One finished game, as the C core reports it (module_play.c: game_record).
 RECORD_DTYPE = np.dtype(

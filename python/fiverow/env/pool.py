@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from . import _core
+from .. import _core
 from .config import VariantConfig, resolve
 from .notation import action_name
 

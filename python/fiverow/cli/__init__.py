@@ -10,10 +10,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .config import param_specs, preset_names, variants
-from .pool import MAX_THREADS, check_count
-from .stats import wilson_interval
-from .vector import make_vec
+from ..analysis.stats import wilson_interval
+from ..env.config import param_specs, preset_names, variants
+from ..env.pool import MAX_THREADS, check_count
+from ..env.vector import make_vec
 
 
 def _check_threads(args: argparse.Namespace) -> None:
@@ -153,7 +153,7 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from .generate import generate
+    from ..data.generate import generate
 
     _check_threads(args)
     variants: Any = _parse_mix(args.mix) if args.mix else args.variant
@@ -185,7 +185,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _info_of(path: Any) -> None:
-    from . import data
+    from .. import data
 
     with data.open(path) as ds:
         players = " vs ".join(ds.players) or "?"
@@ -208,7 +208,7 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _pack(args: argparse.Namespace) -> int:
-    from .generate import pack
+    from ..data.generate import pack
 
     pack(args.path)
     print(f"packed {args.path}")
@@ -216,7 +216,7 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
-    from . import balance
+    from ..analysis import balance
 
     _check_threads(args)
     if args.out is not None:
@@ -393,7 +393,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, KeyError, OSError) as e:
         print(f"fiverow: error: {e}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
-from . import players as players_mod
-from .match import mixed_pool
-from .players import Player
-from .pool import MAX_THREADS, check_count, check_seed
+from .. import _core
+from .. import players as players_mod
+from ..env.pool import MAX_THREADS, check_count, check_seed
+from ..players import Player
+from ..players.match import mixed_pool
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
 
 
@@ -44,7 +44,7 @@ class GenerateResult:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .notation import column_letter
+from ..env.notation import column_letter
 
 _STONE_CHARS = {0: ".", 1: "X", 2: "O", 3: " "}
 
@@ -135,7 +135,7 @@ def hex_ansi(
     """A hexagonal board drawn as hexagons are: each row shifted half a cell.
     Stones are ``X`` / ``O`` / ``.``; with ``tiles`` (MODLINSEQ values + 1),
     tiles show as ``[v]`` and empty cells by their address (``A0`` the centre)."""
-    from .modlinseq import axial_address  # noqa: PLC0415
+    from ..rules.modlinseq import axial_address  # noqa: PLC0415
 
     height, width = cells.shape
     flat = cells.reshape(-1)

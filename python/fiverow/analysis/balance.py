@@ -30,11 +30,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import players as players_mod
-from .match import mixed_pool, variant_weights
-from .pool import check_seed
-from .selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
-from .selfplay import run as play_games
+from .. import players as players_mod
+from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
+from ..data.selfplay import run as play_games
+from ..env.pool import check_seed
+from ..players.match import mixed_pool, variant_weights
 from .stats import (
     SPRT,
     Comparison,
@@ -403,7 +403,7 @@ def _decide(
 
 def from_dataset(path: str | Path) -> BalanceReport:
     """The same report from the games of a dataset (``fiverow generate``)."""
-    from . import data
+    from .. import data
 
     with data.open(path) as ds:
         results = []
@@ -445,7 +445,7 @@ def ladder(
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
     bootstrap 95% intervals."""
-    from .match import Match
+    from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
     if len(chosen) < 2:

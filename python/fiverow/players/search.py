@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from .pool import MAX_SEED, Pool
+from .. import _core
+from ..env.pool import MAX_SEED, Pool
 
 Evaluate = Callable[
     [npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.int8]],

@@ -10,8 +10,8 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from ..rules.renju import OPENINGS
 from .config import VariantConfig
-from .renju import OPENINGS
 from .spaces import LegalDiscrete
 from .vector import FiverowVectorEnv
 

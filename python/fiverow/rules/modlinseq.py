@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .vector import FiverowVectorEnv
+    from ..env.vector import FiverowVectorEnv
 
 #: Each sector's spoke direction and the step from one cell of a ring to the
 #: next inside the sector, in axial coordinates (a to the right, b up-right).

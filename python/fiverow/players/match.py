@@ -17,12 +17,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import players as players_mod
-from .agent_match import Agent, agent_name, play_agents
-from .config import resolve
-from .players import Player
-from .pool import Pool, check_seed
-from .selfplay import (
+from .. import players as players_mod
+from ..analysis.stats import wilson_interval
+from ..data.selfplay import (
     RECORD_DTYPE,
     Pairing,
     Progress,
@@ -32,7 +29,10 @@ from .selfplay import (
     run,
     split_boards,
 )
-from .stats import wilson_interval
+from ..env.config import resolve
+from ..env.pool import Pool, check_seed
+from . import Player
+from .agent_match import Agent, agent_name, play_agents
 
 
 def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:

@@ -25,7 +25,7 @@ def cell_name(cell: int, height: int, width: int, geometry: str = "plane") -> st
     if geometry == "strip":
         return f"#{cell}"
     if geometry in ("hex", "tess"):
-        from .modlinseq import address  # noqa: PLC0415 (modlinseq imports nothing of ours)
+        from ..rules.modlinseq import address  # noqa: PLC0415 (modlinseq imports nothing of ours)
 
         return address(cell, width // 2)
     return f"{column_letter(col)}{height - row}"

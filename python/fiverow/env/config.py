@@ -1,4 +1,4 @@
-"""Variant configuration: presets from ``configs/*.toml`` plus keyword overrides.
+"""Variant configuration: presets from ``fiverow/presets/*.toml`` plus keyword overrides.
 
 A configuration is resolved once into a flat dict of parameter values and
 validated by the C core's parameter table, so the names and allowed values
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from .. import _core
 
 #: Parameters that only mean something under some rules. Overriding one where
 #: it has no effect is an error (a silent no-op would hide a mistake).
@@ -101,7 +101,7 @@ class VariantConfig:
 
 
 def _preset_files() -> dict[str, Path]:
-    root = importlib.resources.files("fiverow.configs")
+    root = importlib.resources.files("fiverow.presets")
     return {
         Path(str(entry)).stem: Path(str(entry))
         for entry in root.iterdir()
@@ -123,7 +123,7 @@ def _presets() -> dict[str, dict[str, Any]]:
 
 
 def preset_names() -> list[str]:
-    """Names of the presets shipped in ``configs/``."""
+    """Names of the presets shipped in ``fiverow/presets/``."""
     return list(_presets())
 
 

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from .pool import MAX_SEED, Pool
+from .. import _core
+from ..env.pool import MAX_SEED, Pool
 
 KINDS = ("random", "heuristic", "mcts")
 ROLLOUTS = ("heuristic", "random")

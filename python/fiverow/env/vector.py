@@ -11,10 +11,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from . import render as _render
+from .. import render as _render
+from ..rules.renju import OPENINGS
 from .config import VariantConfig, resolve
 from .pool import Group, Pool
-from .renju import OPENINGS
 
 _AUTORESET_ENUM = {
     "next_step": AutoresetMode.NEXT_STEP,

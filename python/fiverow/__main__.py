@@ -1,0 +1,7 @@
+"""`python -m fiverow ...`: the `fiverow` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

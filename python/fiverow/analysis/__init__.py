@@ -1,0 +1,1 @@
+"""Statistics and balance studies (public as ``fiverow.stats`` and ``fiverow.balance``)."""
