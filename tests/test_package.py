@@ -1,0 +1,64 @@
+"""The package's layout: rooms, public module names kept as aliases, presets
+shipped inside the package, a source tree importable without installing."""
+
+import importlib
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import fiverow
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("old,new", sorted(fiverow.MODULE_ALIASES.items()))
+def test_old_module_names_are_the_moved_modules(old, new):
+    moved = importlib.import_module(f"fiverow.{new}")
+    assert importlib.import_module(f"fiverow.{old}") is moved
+    assert getattr(fiverow, old) is moved
+
+
+@pytest.mark.parametrize(
+    "name", ["data", "players", "stats", "search", "renju", "modlinseq", "render", "generate"]
+)
+def test_documented_submodules_are_attributes_after_import_fiverow(name):
+    code = f"import fiverow; print(fiverow.{name}.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().startswith("fiverow.")
+
+
+def test_presets_ship_inside_the_package():
+    presets = Path(fiverow.__file__).parent / "presets"
+    assert sorted(p.stem for p in presets.glob("*.toml")) == sorted(fiverow.preset_names())
+
+
+def test_source_tree_imports_without_the_installed_package(tmp_path):
+    """`PYTHONPATH=python python -c "import fiverow"` from a checkout: no site
+    hooks (so no editable-install finder), only the tree and the dependencies."""
+    deps = sysconfig.get_paths()["purelib"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "python"), deps])}
+    code = "import fiverow; print(fiverow.__file__); print(len(fiverow.preset_names()))"
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    path, count = out.stdout.split()
+    assert Path(path).is_relative_to(REPO / "python")
+    assert int(count) == len(fiverow.preset_names())
+
+
+def test_the_command_runs_as_a_module():
+    for module in ("fiverow", "fiverow.cli"):
+        out = subprocess.run(
+            [sys.executable, "-m", module, "variants"], capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        assert "freestyle" in out.stdout
