@@ -62,3 +62,18 @@ def test_the_command_runs_as_a_module():
         )
         assert out.returncode == 0, out.stderr
         assert "freestyle" in out.stdout
+
+
+def test_lazy_aliases_import_their_home_on_first_use(monkeypatch):
+    monkeypatch.setitem(fiverow.LAZY_ALIASES, "lazy_stats_for_test", "analysis.stats")
+    monkeypatch.delitem(sys.modules, "fiverow.lazy_stats_for_test", raising=False)
+    module = importlib.import_module("fiverow.lazy_stats_for_test")
+    assert module is fiverow.analysis.stats
+    assert fiverow.lazy_stats_for_test is module
+    monkeypatch.delattr(fiverow, "lazy_stats_for_test")
+    sys.modules.pop("fiverow.lazy_stats_for_test")
+
+
+def test_unknown_attributes_still_raise():
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        fiverow.nope  # noqa: B018

@@ -16,8 +16,11 @@ aliases of their new homes (``fiverow.stats`` is ``fiverow.analysis.stats``).
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.util
 import sys
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from . import data, players, render
 from .env.config import VariantConfig, param_specs, preset_names, resolve, variants
@@ -54,6 +57,45 @@ MODULE_ALIASES = {
     "balance": "analysis.balance",
     "balance_plots": "analysis.balance_plots",
 }
+# Modules whose dependencies are optional extras (pettingzoo, open_spiel, ...):
+# imported on first use (`fiverow.pettingzoo` or `import fiverow.pettingzoo`),
+# so `import fiverow` never needs them. Filled in as those rooms land.
+LAZY_ALIASES: dict[str, str] = {}
+
+
+class _AliasFinder(importlib.abc.MetaPathFinder):
+    """Answers `import fiverow.<alias>` with the module at the alias's home."""
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> Any:
+        prefix, _, name = fullname.rpartition(".")
+        home = LAZY_ALIASES.get(name) if prefix == __name__ else None
+        if home is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(f"{__name__}.{home}"))
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, home: str) -> None:
+        self.home = home
+
+    def create_module(self, spec: Any) -> Any:
+        return importlib.import_module(self.home)
+
+    def exec_module(self, module: Any) -> None:
+        pass  # the home module ran when it was imported
+
+
+sys.meta_path.insert(0, _AliasFinder())
+
+
+def __getattr__(name: str) -> Any:
+    if name in LAZY_ALIASES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 for _old, _new in MODULE_ALIASES.items():
     _module = importlib.import_module(f".{_new}", __name__)
     sys.modules[f"{__name__}.{_old}"] = _module
@@ -72,6 +114,7 @@ register_envs()
 __all__ = [
     "FiverowEnv",
     "FiverowVectorEnv",
+    "LAZY_ALIASES",
     "MODULE_ALIASES",
     "Match",
     "Pool",
