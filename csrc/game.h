@@ -92,6 +92,10 @@ int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone);
  * play; none for Gomorpion and MODLINSEQ, whose fives end casts or do not
  * count), at most max of them, into out. */
 int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max);
+/* The cells of `allowed` (empty cells, as bits) where a stone of `stone`
+ * would win at once under the line rule, in cell order, at most max. */
+int lines_winning_cells(const variant *v, const board_hdr *b, uint8_t stone,
+                        const uint64_t *allowed, int32_t *out, int max);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
 

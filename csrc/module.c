@@ -1017,7 +1017,8 @@ PyMODINIT_FUNC PyInit__core(void)
         Py_DECREF(m);
         return NULL;
     }
-    if (module_play_add(m) < 0 || module_search_add(m) < 0 || module_writer_add(m) < 0) {
+    if (module_play_add(m) < 0 || module_search_add(m) < 0 || module_writer_add(m) < 0 ||
+        module_solve_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

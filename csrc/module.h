@@ -34,5 +34,7 @@ struct h5writer *module_open_writer(BatchObject *bo, int record_obs, int record_
 int module_writer_add(PyObject *m);
 /* module_search.c: the batched search. */
 int module_search_add(PyObject *m);
+/* module_solve.c: the threat-space solver. */
+int module_solve_add(PyObject *m);
 
 #endif

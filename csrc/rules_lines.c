@@ -106,15 +106,14 @@ int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
  * completes, so the few such lines are searched instead of every cell.
  * Returns -1 when the board has no bit sets (or too many cells). */
 #define WIN_SCAN_WORDS 64
-static int winning_moves_by_lines(const variant *v, const board_hdr *b, uint8_t stone, int32_t *out,
-                                  int max)
+static int winning_cells_by_lines(const variant *v, const board_hdr *b, uint8_t stone,
+                                  const uint64_t *allowed, int32_t *out, int max)
 {
     const geometry *g = &v->g;
     line_bits mine = board_line_bits_c(v, b, stone - 1),
               theirs = board_line_bits_c(v, b, 2 - stone);
     if (!mine || !theirs || BITS_WORDS(g->n_cells) > WIN_SCAN_WORDS)
         return -1;
-    const uint64_t *legal = board_legal_c(v, b);
     const uint8_t *cells = board_cells_c(v, b);
     const int rule = line_rule(v, stone), k = v->p.connect, conv = v->p.caro_ends;
     uint64_t found[WIN_SCAN_WORDS] = {0};
@@ -127,7 +126,7 @@ static int winning_moves_by_lines(const variant *v, const board_hdr *b, uint8_t 
         for (uint32_t empty = ~(m | theirs[line]) & full; empty; empty &= empty - 1) {
             const unsigned pos = (unsigned)__builtin_ctz(empty);
             const int c = g->line_cells[line * LINE_BITS + pos];
-            if (!((legal[c / 64] >> (c % 64)) & 1))
+            if (!((allowed[c / 64] >> (c % 64)) & 1))
                 continue;
             int ends[2];
             int run = line_run_word(g, (unsigned)line * LINE_BITS + pos, m | (1u << pos), ends);
@@ -142,21 +141,17 @@ static int winning_moves_by_lines(const variant *v, const board_hdr *b, uint8_t 
     return n;
 }
 
-int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max)
+int lines_winning_cells(const variant *v, const board_hdr *b, uint8_t stone,
+                        const uint64_t *allowed, int32_t *out, int max)
 {
-    if (b->phase != PHASE_PLAY || b->status != STATUS_ONGOING || v->p.rule == RULE_MODLINSEQ ||
-        v->p.rule == RULE_GOMORPION)
-        return 0;
     const geometry *g = &v->g;
-    const uint8_t stone = (uint8_t)(b->colour + 1);
-    int n = winning_moves_by_lines(v, b, stone, out, max);
+    int n = winning_cells_by_lines(v, b, stone, allowed, out, max);
     if (n >= 0)
         return n;
     const uint8_t *cells = board_cells_c(v, b);
-    const uint64_t *legal = board_legal_c(v, b);
     n = 0;
     for (int w = 0; w < BITS_WORDS(g->n_cells) && n < max; w++)
-        for (uint64_t x = legal[w]; x && n < max; x &= x - 1) {
+        for (uint64_t x = allowed[w]; x && n < max; x &= x - 1) {
             int c = w * 64 + __builtin_ctzll(x), near = 0;
             /* a winning cell touches a stone of the mover along some line */
             for (int od = 0; od < g->n_od && !near; od++) {
@@ -167,4 +162,12 @@ int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int 
                 out[n++] = c;
         }
     return n;
+}
+
+int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max)
+{
+    if (b->phase != PHASE_PLAY || b->status != STATUS_ONGOING || v->p.rule == RULE_MODLINSEQ ||
+        v->p.rule == RULE_GOMORPION)
+        return 0;
+    return lines_winning_cells(v, b, (uint8_t)(b->colour + 1), board_legal_c(v, b), out, max);
 }

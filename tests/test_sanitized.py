@@ -269,3 +269,34 @@ def test_search_under_sanitizers(driver, preset, overrides):
     assert all(line.startswith("ok") for line in out), out
     assert int(out[1].split("nodes=")[1]) > 0
     assert int(out[5].split("nodes=")[1]) > 0
+
+
+SOLVE = [
+    ("freestyle", {}),
+    ("standard", {"size": 11}),
+    ("caro", {"size": 11, "caro_ends": "not_both_blocked"}),
+    ("renju", {}),
+    ("renju", {"forbidden": "lose", "protocol": "free", "size": 11}),
+    ("torus", {"size": 11}),
+    ("strip", {}),
+    ("hex", {"order": 5, "edge": "bounce"}),
+    ("freestyle-swap2", {}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", SOLVE, ids=[f"{p}-{o}" for p, o in SOLVE])
+def test_solver_under_sanitizers(driver, preset, overrides):
+    """VCF and VCT on every board of random games, in parallel; every line
+    found replays to the attacker's win."""
+    p = params_text(preset, **overrides)
+    script = [f"new 8 2 0 0 0 9 {p}", "solve 40 0 12 20000", "solve 6 1 5 3000"]
+    out = run(driver, "\n".join(script) + "\n")
+    assert out[0].startswith("ok"), out
+    assert out[1].startswith("ok wins="), out
+    assert out[2].startswith("ok wins="), out
+    assert int(out[1].split("wins=")[1].split()[0]) > 0  # positions with a VCF were met
+
+
+def test_solver_refuses_scoring_games(driver):
+    out = run(driver, f"new 2 1 0 0 0 1 {params_text('gomorpion', size=9)}\nsolve 1 0 4 100\n")
+    assert out[1].startswith("refused rule 'gomorpion'"), out

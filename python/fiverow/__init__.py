@@ -51,6 +51,7 @@ MODULE_ALIASES = {
     "match": "players.match",
     "agent_match": "players.agent_match",
     "search": "players.search",
+    "solve": "players.solve",
     "generate": "data.generate",
     "selfplay": "data.selfplay",
     "stats": "analysis.stats",

@@ -19,6 +19,10 @@
  *                                    (reused trees); with ABORT 1 every move
  *                                    first selects a round and undoes it (a
  *                                    failed evaluator); prints moves, nodes
+ *   solve K KIND DEPTH NODES         K random steps; after each, the solver
+ *                                    (KIND 0 VCF, 1 VCT) on every board at
+ *                                    once, each winning line replayed to a
+ *                                    win; prints wins, unknowns
  *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH
  *                                    GAMES games of player kinds K0 / K1 (MCTS
  *                                    with SIMS simulations), recording OBS /
@@ -38,6 +42,8 @@
 #include "replay.h"
 #include "search.h"
 #include "selfplay.h"
+#include "solver.h"
+#include "threats.h"
 
 static batch *B;
 static void *outs[24];
@@ -270,6 +276,74 @@ static void cmd_wins(char *args)
     printf("ok %lld\n", found);
 }
 
+/* A solver's line from board h: every move legal, the last one the
+ * attacker's win. */
+static int line_wins(const variant *v, const board_hdr *h, const int32_t *line, int len,
+                     uint8_t *scratch)
+{
+    board_hdr *b = (board_hdr *)scratch;
+    memcpy(b, h, v->state_size);
+    int attacker = h->seat;
+    for (int j = 0; j < len; j++) {
+        if (b->status != STATUS_ONGOING || !game_is_legal(v, b, line[j]))
+            return 0;
+        game_step(v, b, line[j]);
+    }
+    return len % 2 == 1 && b->status == STATUS_TERMINATED && b->winner == attacker;
+}
+
+static void cmd_solve(char *args)
+{
+    int k, kind, depth;
+    long long nodes;
+    if (sscanf(args, "%d %d %d %lld", &k, &kind, &depth, &nodes) != 4) {
+        puts("error bad solve");
+        return;
+    }
+    group *g = &B->groups[0];
+    const variant *v = &g->v;
+    if (threat_refusal(v)) {
+        printf("refused %s\n", threat_refusal(v));
+        return;
+    }
+    int8_t *results = malloc((size_t)g->n);
+    int32_t *lens = malloc(sizeof(int32_t) * (size_t)g->n);
+    int32_t *lines = malloc(sizeof(int32_t) * 2 * (size_t)depth * (size_t)g->n);
+    uint8_t *scratch = aligned_alloc(64, (v->state_size + 63) & ~(size_t)63);
+    long long wins = 0, unknown = 0;
+    for (int t = 0; t < k && results && lens && lines && scratch; t++) {
+        batch_sample(B);
+        const int64_t *per_group[1] = {g->out.sampled};
+        batch_error errs[1];
+        if (batch_step(B, per_group, errs, 1)) {
+            printf("error step %d: %s\n", t, errs[0].reason);
+            break;
+        }
+        if (solver_solve_group(g, kind, depth, nodes, B->num_threads, results, lens, lines)) {
+            puts("error out of memory");
+            break;
+        }
+        for (int i = 0; i < g->n; i++) {
+            unknown += results[i] == SOLVE_UNKNOWN;
+            if (results[i] != SOLVE_WIN)
+                continue;
+            wins++;
+            if (!line_wins(v, group_board(g, i), lines + (size_t)i * 2 * depth, lens[i], scratch)) {
+                printf("error step %d board %d: the line does not win\n", t, i);
+                k = 0;
+                wins = -1;
+                break;
+            }
+        }
+    }
+    if (wins >= 0)
+        printf("ok wins=%lld unknown=%lld\n", wins, unknown);
+    free(results);
+    free(lens);
+    free(lines);
+    free(scratch);
+}
+
 /* One round selected on the driver's single group, then undone, as after an
  * evaluator that failed; 0 if the buffers could not be allocated. */
 static int select_then_abort(search *s, int leaves)
@@ -477,6 +551,8 @@ int main(void)
             cmd_wins(args);
         } else if (strcmp(cmd, "search") == 0) {
             cmd_search(args);
+        } else if (strcmp(cmd, "solve") == 0) {
+            cmd_solve(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
         } else if (strcmp(cmd, "windows") == 0) {
