@@ -520,10 +520,13 @@ const char *batch_install_state(batch *b, int gi, int i, const uint8_t *state, s
 }
 
 const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, int colour,
-                                const uint8_t *status, const int32_t *scores)
+                                const uint8_t *status, const int32_t *scores, int32_t *five,
+                                int *five_len)
 {
     group *g = &b->groups[gi];
     const variant *v = &g->v;
+    if (five_len)
+        *five_len = 0;
     if (colour != COLOUR_BLACK && colour != COLOUR_WHITE)
         return "colour to move must be black or white";
     int stones = 0, empty = 0, captured = 0;
@@ -578,9 +581,17 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
         }
     }
     game_derive(v, h);
-    if (h->n_legal == 0) {
+    /* a five on the board would have ended the game (or the cast) */
+    int32_t first, won = 0;
+    for (uint8_t stone = CELL_BLACK; stone <= CELL_WHITE && !won; stone++)
+        won = five ? lines_five_stones(v, h, stone, five, v->g.n_cells)
+                   : lines_five_stones(v, h, stone, &first, 1);
+    if (won || h->n_legal == 0) {
         free(h);
-        return "the side to move has no legal action";
+        if (five_len)
+            *five_len = won;
+        return won ? "the position is already won (a five is on the board)"
+                   : "the side to move has no legal action";
     }
     memcpy(target, h, v->state_size);
     free(h);

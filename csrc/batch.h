@@ -130,8 +130,12 @@ const char *batch_load_tiles(batch *b, int g, int i, const uint8_t *values, cons
  * `colour` to move: stones counted as steps, nothing ended. Gomorpion may
  * also take stone statuses (STONE_*, or NULL: all live) and scores by seat
  * (or NULL); its sieges are computed as at a cast end. Returns NULL or the
- * reason the position was refused. */
+ * reason the position was refused. A position that is already won (a five,
+ * or a run that would have ended a gomorpion cast) is refused: when `five`
+ * is not NULL (room for n_cells), the stones of its runs go there and their
+ * count into *five_len (0 for any other refusal). */
 const char *batch_load_position(batch *b, int g, int i, const uint8_t *cells, int colour,
-                                const uint8_t *status, const int32_t *scores);
+                                const uint8_t *status, const int32_t *scores, int32_t *five,
+                                int *five_len);
 
 #endif

@@ -290,12 +290,14 @@ static uint8_t turn_value(const board_hdr *b, int kind)
 }
 
 /* Gomorpion's ten planes (variant.c names them): statuses and sieges by
- * colour (absolute) or by side (mover), safe stones, the legal cells. */
-static void write_gomorpion_planes(const variant *v, const board_hdr *b, int kind, uint8_t *out)
+ * colour (absolute) or by side (mover: the viewer's first), safe stones, the
+ * legal cells. */
+static void write_gomorpion_planes(const variant *v, const board_hdr *b, int kind, int viewer,
+                                   uint8_t *out)
 {
     const int n = v->g.n_cells;
     const uint8_t *cells = board_cells_c(v, b), *status = gomorpion_status_c(v, b);
-    int first = kind == OBS_ABSOLUTE ? COLOUR_BLACK : (b->seat == b->black_seat ? 0 : 1);
+    int first = kind == OBS_ABSOLUTE ? COLOUR_BLACK : (viewer == b->black_seat ? 0 : 1);
     const uint64_t *solid = gomorpion_bits_c(v, b, GBITS_SOLID);
     for (int side = 0; side < 2; side++) {
         int colour = first ^ side;
@@ -318,7 +320,8 @@ static void write_gomorpion_planes(const variant *v, const board_hdr *b, int kin
 }
 
 /* Planes of the rule and the protocol, rewritten whole (out is zeroed). */
-static void write_extra_planes(const variant *v, const board_hdr *b, int kind, uint8_t *out)
+static void write_extra_planes(const variant *v, const board_hdr *b, int kind, int viewer,
+                               uint8_t *out)
 {
     const int n = v->g.n_cells;
     if (v->plane_forbidden >= 0)
@@ -336,23 +339,28 @@ static void write_extra_planes(const variant *v, const board_hdr *b, int kind, u
         bits_to_bytes(protocol_offered_c(v, b), n, plane(v, out, v->plane_offered));
     }
     if (v->plane_gomorpion >= 0)
-        write_gomorpion_planes(v, b, kind, plane(v, out, v->plane_gomorpion));
+        write_gomorpion_planes(v, b, kind, viewer, plane(v, out, v->plane_gomorpion));
 }
 
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out)
+{
+    game_write_obs_for(v, b, kind, b->seat, out);
+}
+
+void game_write_obs_for(const variant *v, const board_hdr *b, int kind, int viewer, uint8_t *out)
 {
     const int n = v->g.n_cells;
     const uint8_t *cells = board_cells_c(v, b);
     int np = v->n_planes[kind];
     memset(out, 0, (size_t)np * (size_t)n);
     if (v->p.rule == RULE_MODLINSEQ) {
-        modlinseq_write_obs(v, b, out);
+        modlinseq_write_obs(v, b, viewer, out);
         if (v->plane_on_board >= 0)
             memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
         return;
     }
-    /* the colour whose point of view "mover" planes take: the seat to act */
-    uint8_t mover = (uint8_t)((b->seat == b->black_seat) ? COLOUR_BLACK : COLOUR_WHITE);
+    /* the colour whose point of view "mover" planes take: the viewer's */
+    uint8_t mover = (uint8_t)((viewer == b->black_seat) ? COLOUR_BLACK : COLOUR_WHITE);
     uint8_t first = kind == OBS_ABSOLUTE ? CELL_BLACK : (uint8_t)(mover + 1);
     uint8_t second = (uint8_t)(first ^ 3);
     for (int c = 0; c < n; c++) {
@@ -365,7 +373,7 @@ void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out
         fill_plane(out + 2 * n, n, mover == COLOUR_BLACK);
     if (b->last_move >= 0)
         out[3 * n + b->last_move] = 1;
-    write_extra_planes(v, b, kind, out);
+    write_extra_planes(v, b, kind, viewer, out);
     if (v->plane_on_board >= 0)
         memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
 }

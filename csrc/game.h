@@ -76,6 +76,10 @@ int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32
 
 /* Whole observation of one board, n_planes[kind] planes of n_cells bytes. */
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out);
+/* The same as seat `viewer` sees it: "mover" planes (own / opponent, the
+ * viewer's colour) and MODLINSEQ's hand planes are the viewer's, whoever is
+ * to act (game_write_obs is the seat to act's view). */
+void game_write_obs_for(const variant *v, const board_hdr *b, int kind, int viewer, uint8_t *out);
 /* The bits behind the rule's own observation planes (renju forbidden
  * points), copied into out (at most 64 words); nothing for other rules. */
 void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out);
@@ -96,6 +100,10 @@ int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int 
  * would win at once under the line rule, in cell order, at most max. */
 int lines_winning_cells(const variant *v, const board_hdr *b, uint8_t stone,
                         const uint64_t *allowed, int32_t *out, int max);
+/* The stones of `stone` (CELL_BLACK / CELL_WHITE) that stand in a winning run
+ * already on the board (every cell of every such run), at most max, into
+ * out; 0 for MODLINSEQ. Gomorpion's captured stones never count. */
+int lines_five_stones(const variant *v, const board_hdr *b, uint8_t stone, int32_t *out, int max);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
 

@@ -87,8 +87,9 @@ void modlinseq_apply(const variant *v, board_hdr *b, int action);
  * placed this turn, (n - 1)(n - 2) / 2 each. */
 int modlinseq_turn_points(const variant *v, const board_hdr *b);
 
-/* Observation planes (see variant.c) of a board, into zeroed out. */
-void modlinseq_write_obs(const variant *v, const board_hdr *b, uint8_t *out);
+/* Observation planes (see variant.c) of a board as seat `viewer` sees it
+ * (its own hand), into zeroed out. */
+void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8_t *out);
 /* Why an action is not legal now. */
 const char *modlinseq_illegal_reason(const variant *v, const board_hdr *b, int action);
 

@@ -583,6 +583,26 @@ static PyObject *Batch_get_state(BatchObject *self, PyObject *args)
                                      (Py_ssize_t)gr->v.state_size);
 }
 
+/* The observation of one board as a seat sees it (either seat, to act or
+ * not), in planes of the given kind: a fresh bytes object. */
+static PyObject *Batch_observe(BatchObject *self, PyObject *args)
+{
+    int g, i, seat, kind;
+    if (!PyArg_ParseTuple(args, "iiii", &g, &i, &seat, &kind) || !check_board(self, g, i))
+        return NULL;
+    if (seat != 0 && seat != 1)
+        return PyErr_Format(PyExc_ValueError, "seat must be 0 or 1, got %d", seat);
+    if (kind != OBS_ABSOLUTE && kind != OBS_MOVER)
+        return PyErr_Format(PyExc_ValueError, "observation kind must be 0 or 1, got %d", kind);
+    const group *gr = &self->b->groups[g];
+    Py_ssize_t size = (Py_ssize_t)gr->v.n_planes[kind] * gr->v.g.n_cells;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, size);
+    if (out)
+        game_write_obs_for(&gr->v, group_board(gr, i), kind, seat,
+                           (uint8_t *)PyBytes_AS_STRING(out));
+    return out;
+}
+
 static PyObject *Batch_set_state(BatchObject *self, PyObject *args)
 {
     int g, i;
@@ -618,7 +638,9 @@ static PyObject *Batch_load_position(BatchObject *self, PyObject *args)
     int g, i, colour;
     Py_buffer cells, status = {0};
     PyObject *scores_obj = Py_None;
-    int32_t scores[2];
+    int32_t scores[2], *five = NULL;
+    int five_len = 0;
+    PyObject *result = NULL;
     if (!PyArg_ParseTuple(args, "iiy*i|z*O", &g, &i, &cells, &colour, &status, &scores_obj))
         return NULL;
     const char *why = NULL;
@@ -633,16 +655,31 @@ static PyObject *Batch_load_position(BatchObject *self, PyObject *args)
     if (scores_obj != Py_None &&
         !PyArg_ParseTuple(scores_obj, "ii;scores must be two ints", &scores[0], &scores[1]))
         goto done;
+    five = PyMem_Malloc(sizeof(int32_t) * (size_t)gr->v.g.n_cells);
+    if (!five) {
+        PyErr_NoMemory();
+        goto done;
+    }
     why = batch_load_position(self->b, g, i, cells.buf, colour, status.buf,
-                              scores_obj != Py_None ? scores : NULL);
-    if (why)
+                              scores_obj != Py_None ? scores : NULL, five, &five_len);
+    if (why && five_len) { /* already won: the caller names the five's cells */
+        result = PyTuple_New(five_len);
+        for (int k = 0; result && k < five_len; k++)
+            PyTuple_SET_ITEM(result, k, PyLong_FromLong(five[k]));
+    } else if (why) {
         PyErr_Format(PyExc_ValueError, "position refused: %s", why);
+    }
 done:
+    PyMem_Free(five);
     PyBuffer_Release(&cells);
     if (status.buf)
         PyBuffer_Release(&status);
-    if (PyErr_Occurred())
+    if (PyErr_Occurred()) {
+        Py_XDECREF(result);
         return NULL;
+    }
+    if (result)
+        return result;
     Py_RETURN_NONE;
 }
 
@@ -832,6 +869,8 @@ static PyMethodDef Batch_methods[] = {
     {"rollout", (PyCFunction)Batch_rollout, METH_VARARGS, "Random play in C; statistics."},
     {"get_state", (PyCFunction)Batch_get_state, METH_VARARGS, "State bytes of one board."},
     {"set_state", (PyCFunction)Batch_set_state, METH_VARARGS, "Install state bytes."},
+    {"observe", (PyCFunction)Batch_observe, METH_VARARGS,
+     "Observation of one board as a seat sees it (planes of a kind), as bytes."},
     {"clone", (PyCFunction)Batch_clone, METH_VARARGS, "Copy board src onto dst."},
     {"load_position", (PyCFunction)Batch_load_position, METH_VARARGS,
      "Install a position from cell codes."},

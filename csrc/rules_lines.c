@@ -2,6 +2,7 @@
  * caro (run == k with conditions on the run's two end cells, four
  * conventions). A move wins if any axis through it wins. */
 #include "game.h"
+#include "gomorpion.h"
 #include "lines.h"
 #include "protocol.h"
 
@@ -170,4 +171,20 @@ int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int 
         v->p.rule == RULE_GOMORPION)
         return 0;
     return lines_winning_cells(v, b, (uint8_t)(b->colour + 1), board_legal_c(v, b), out, max);
+}
+
+int lines_five_stones(const variant *v, const board_hdr *b, uint8_t stone, int32_t *out, int max)
+{
+    /* gomorpion's line bit sets leave captured stones out (they never count
+     * toward a five); without bit sets a run would count them, so no answer */
+    if (v->p.rule == RULE_MODLINSEQ || (v->p.rule == RULE_GOMORPION && !v->n_line_words))
+        return 0;
+    const uint8_t *cells = board_cells_c(v, b);
+    const uint8_t *status = v->p.rule == RULE_GOMORPION ? gomorpion_status_c(v, b) : NULL;
+    int n = 0;
+    for (int c = 0; c < v->g.n_cells && n < max; c++)
+        if (cells[c] == stone && !(status && (status[c] & STONE_STATUS) == STONE_CAPTURED) &&
+            lines_wins(v, b, c, stone))
+            out[n++] = c;
+    return n;
 }

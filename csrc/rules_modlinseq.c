@@ -405,11 +405,11 @@ const char *modlinseq_load(const variant *v, board_hdr *b, const uint8_t *values
     return modlinseq_check(v, b);
 }
 
-void modlinseq_write_obs(const variant *v, const board_hdr *b, uint8_t *out)
+void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8_t *out)
 {
     const int n = v->g.n_cells, m = v->p.modulus;
     const modlinseq_state *ms = modlinseq_of_c(v, b);
-    const uint8_t *values = modlinseq_values_c(v, b), *hand = modlinseq_hand_c(v, b, b->seat);
+    const uint8_t *values = modlinseq_values_c(v, b), *hand = modlinseq_hand_c(v, b, viewer);
     uint8_t *tile = out, *value = out + n, *placed = value + (size_t)m * n;
     uint8_t *last = placed + n, *seat0 = last + n, *held = seat0 + n;
     uint8_t *held2 = held + (size_t)m * n, *bag = held2 + (size_t)m * n;

@@ -188,6 +188,60 @@ def test_bad_positions(env):
         env.load_position(0, ["." * 15] * 15, to_play="green")
 
 
+def test_a_position_already_won_is_refused_naming_the_five(env):
+    """Issue 12, defect 4: a five on the board means the game is over."""
+    before = snapshot(env)
+    rows = ["." * 15] * 15
+    won = ["XXXXXX.........", "O.O.O.O.O......", *rows[2:]]
+    with pytest.raises(ValueError, match="already won .black five: a15 b15 c15 d15 e15 f15."):
+        env.load_position(1, won, to_play="white")
+    assert_unchanged(env, before)
+    diagonal = ["." * r + "O" + "." * (14 - r) for r in range(5)] + rows[5:]
+    diagonal[10:14] = ["X" + "." * 14] * 4
+    with pytest.raises(ValueError, match="white five: a15 b14 c13 d12 e11"):
+        env.load_position(2, diagonal, to_play="black")
+    four = ["XXXX...........", "OOOO...........", *rows[2:]]
+    env.load_position(1, four)  # four in a row is not over
+    assert env.legal_actions(1)
+
+
+@pytest.mark.parametrize(
+    "preset,rows,match",
+    [
+        # renju: black's overline is no five; white's six is
+        ("renju", ["XXXXXX..OOO....", "...............", "O.O..O........."], None),
+        ("renju", ["OOOOOO..XXX....", "X.X.X..........", "...............", "X.X"], "white five"),
+        # caro (open ends): a five blocked at one end has not won; the open one has
+        ("caro", ["OXXXXX.........", "O.O.O.........."], None),
+        ("caro", [".XXXXX.........", "O.O.O.O........"], "black five"),
+        # gomorpion: captured stones never make a five; live ones would have ended the cast
+        ("gomorpion", ["BBBBB", "OOOOO.O.O.O", "X.X.X.X.X"], "white five"),
+        ("gomorpion", ["BBBBBX", "O.O.O.O.O", "X.X.X", "X"], None),
+    ],
+)
+def test_already_won_follows_each_rule(preset, rows, match):
+    env = fiverow.make_vec(preset, num_envs=1, seed=0)
+    env.reset()
+    width = env.pool.groups[preset].width
+    board = [row.ljust(width, ".") for row in rows] + ["." * width] * (width - len(rows))
+    if match is None:
+        env.load_position(0, board, to_play="white")
+        assert env.legal_actions(0)
+    else:
+        with pytest.raises(ValueError, match=match):
+            env.load_position(0, board, to_play="white")
+
+
+@pytest.mark.parametrize("action", [81, 10**6, -1])
+def test_action_name_out_of_range_raises(action):
+    """Issue 12, defect 7: no '#112' names for actions that do not exist."""
+    env = fiverow.make_vec("freestyle", size=9)
+    with pytest.raises(ValueError, match=rf"action {action} is out of range 0\.\.80"):
+        env.action_name(action)
+    assert env.action_name(80) == "i1"
+    assert fiverow.make_vec("renju-soosorv8").action_name(225) == "SWAP"
+
+
 def test_single_env_bad_actions():
     env = fiverow.make("freestyle")
     env.reset(seed=0)

@@ -31,6 +31,14 @@ def test_documented_submodules_are_attributes_after_import_fiverow(name):
     assert out.stdout.strip().startswith("fiverow.")
 
 
+def test_modlinseq_notation_is_reachable_from_import_fiverow():
+    """Issue 12, defect 8: one rule for the public submodules (docs/hex-modlinseq.md
+    uses ``fiverow.modlinseq.address``)."""
+    code = "import fiverow; print(fiverow.modlinseq.address(0, 6), fiverow.renju.OPENINGS[0])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[0] == fiverow.modlinseq.address(0, 6)
+
+
 def test_presets_ship_inside_the_package():
     presets = Path(fiverow.__file__).parent / "presets"
     assert sorted(p.stem for p in presets.glob("*.toml")) == sorted(fiverow.preset_names())

@@ -129,6 +129,7 @@ def test_random_play_in_every_mode(driver, preset, overrides):
             script.append(f"random {steps if autoreset != 2 else 5}")
             script.append("rollout 150")
             script.append("check 7")
+            script.append("views 7")
             script.append("clone 3 4")
     out = run(driver, "\n".join(script) + "\n")
     assert len(out) == len(script)
@@ -160,8 +161,8 @@ def test_rule_vectors_under_sanitizers(driver):
         "load 0 b " + " ".join(rows),
         "step 112",
         f"new 1 1 2 0 0 1 {params_text('caro', caro_ends='gomocup6')}",
-        "load 0 b " + " ".join([empty] * 7 + ["....OXXXXX.O..."] + [empty] * 7),
-        "step 115",
+        "load 0 b " + " ".join([empty] * 7 + ["....OXXX.XXO..."] + [empty] * 7),
+        "step 113",
         f"new 1 1 2 0 0 1 {params_text('torus', height=4, width=8)}",
         "load 0 b " + " ".join(["X......."] * 3 + ["........"]),
         "step 24",
@@ -169,6 +170,8 @@ def test_rule_vectors_under_sanitizers(driver):
         f"new 1 1 2 0 0 1 {params_text('strip')}",
         "windows 5",
         "new 1 1 2 0 0 1 geometry=plane size=40",
+        f"new 1 1 2 0 0 1 {params_text('freestyle')}",
+        "load 0 w " + " ".join([empty] * 7 + ["...XXXXX.......", "...OOOO........"] + [empty] * 6),
     ]
     out = run(driver, "\n".join(script) + "\n")
     assert out[2] == "1 0 0 1"  # open five wins
@@ -177,6 +180,7 @@ def test_rule_vectors_under_sanitizers(driver):
     assert out[9] == "ok 96"  # rows: 4 x 8, diagonals: 2 x 32; no column fits 5
     assert out[11] == "ok 276"
     assert out[12].startswith("error parameter 'size'")
+    assert out[14] == "error the position is already won (a five is on the board)"
 
 
 SELFPLAY = [

@@ -9,6 +9,8 @@
  *   random K                         K steps of sample + step; prints a checksum
  *   rollout K                        K random moves per board in C; statistics
  *   check BOARD                      batch_check_state on the board's state
+ *   views BOARD                      the board as each seat sees it, in both
+ *                                    observation kinds; prints a checksum
  *   corrupt BOARD OFFSET             flip a byte of the state, then check it
  *   clone SRC DST                    copy a board, then check it
  *   windows K                        number of K-cell windows of the geometry
@@ -142,9 +144,9 @@ static void cmd_load(char *args)
             continue;
         cells[c++] = *s == 'X' ? CELL_BLACK : *s == 'O' ? CELL_WHITE : CELL_EMPTY;
     }
-    const char *why = c == g->v.g.n_cells
-                          ? batch_load_position(B, 0, board, cells, colour == 'w', NULL, NULL)
-                          : "wrong number of cells";
+    const char *why = c == g->v.g.n_cells ? batch_load_position(B, 0, board, cells, colour == 'w',
+                                                                NULL, NULL, NULL, NULL)
+                                          : "wrong number of cells";
     free(cells);
     printf(why ? "error %s\n" : "ok\n", why);
 }
@@ -494,6 +496,28 @@ static void cmd_selfplay(char *args)
         printf("ok games=%d steps=%lld mismatches=%d\n", done, steps, mismatches);
 }
 
+/* Every seat's view of a board in both kinds (the PettingZoo / OpenSpiel
+ * observations of the agent not to act included). */
+static void cmd_views(int board)
+{
+    const group *g = &B->groups[0];
+    if (board < 0 || board >= g->n) {
+        puts("error bad views");
+        return;
+    }
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int kind = OBS_ABSOLUTE; kind <= OBS_MOVER; kind++) {
+        size_t bytes = (size_t)g->v.n_planes[kind] * (size_t)g->v.g.n_cells;
+        uint8_t *obs = malloc(bytes);
+        for (int seat = 0; seat < 2; seat++) {
+            game_write_obs_for(&g->v, group_board(g, board), kind, seat, obs);
+            h = fnv(h, obs, bytes);
+        }
+        free(obs);
+    }
+    printf("ok %016llx\n", (unsigned long long)h);
+}
+
 static void print_check(int board)
 {
     const group *g = &B->groups[0];
@@ -529,6 +553,8 @@ int main(void)
             cmd_rollout(args);
         } else if (strcmp(cmd, "check") == 0) {
             print_check(atoi(args));
+        } else if (strcmp(cmd, "views") == 0) {
+            cmd_views(atoi(args));
         } else if (strcmp(cmd, "corrupt") == 0) {
             int board, offset;
             if (sscanf(args, "%d %d", &board, &offset) == 2 && offset >= 0 &&

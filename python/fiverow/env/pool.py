@@ -185,6 +185,8 @@ class Group:
                 final_winner=self.final_winner,
                 final_length=self.final_length,
             )
+        #: the writable arrays C writes (a pickled pool's outputs go back into them)
+        self._buffers = arrays
         for key, array in arrays.items():
             pool._batch.bind(index, key, array)
             # what users see is read-only: C updates planes and masks in place,
@@ -202,6 +204,8 @@ class Group:
         return str(self.config["geometry"])
 
     def action_name(self, action: int) -> str:
+        if not 0 <= action < self.n_actions:
+            raise ValueError(f"action {action} is out of range 0..{self.n_actions - 1}")
         return action_name(
             action,
             self.n_cells,
@@ -278,6 +282,47 @@ class Pool:
         self.groups: dict[str, Group] = {s.name: Group(self, i, s) for i, s in enumerate(specs)}
         self._order = list(self.groups)
         self._has_reset = False
+
+    # ---- pickling (copy.deepcopy too) ----
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The groups, the options, every board's state bytes (random-number keys
+        and counters included) and the outputs of the last call: an unpickled
+        pool continues exactly as this one would."""
+        return {
+            "groups": {
+                name: {"num_envs": g.num_envs, "config": g.config}
+                for name, g in self.groups.items()
+            },
+            "options": {
+                "seed": self._seed,
+                "num_threads": self.num_threads,
+                "autoreset_mode": self.autoreset_mode,
+                "illegal_action": self.illegal_action,
+                "observation": self.observation,
+            },
+            "boards": {
+                name: [self.get_state(name, i) for i in range(g.num_envs)]
+                for name, g in self.groups.items()
+            }
+            if self._has_reset
+            else None,
+            "outputs": {
+                name: {key: array.copy() for key, array in g._buffers.items()}
+                for name, g in self.groups.items()
+            },
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["groups"], **state["options"])  # type: ignore[misc]
+        if state["boards"] is not None:
+            self.reset(seed=0)  # allocates every board; each is then overwritten
+            for name, boards in state["boards"].items():
+                for i, board in enumerate(boards):
+                    self.set_state(name, i, board)
+        for name, outputs in state["outputs"].items():
+            for key, array in outputs.items():
+                np.copyto(self.groups[name]._buffers[key], array)
 
     # ---- helpers ----
 
@@ -398,6 +443,20 @@ class Pool:
         self._require_reset("clone")
         self._batch.clone(self.group(name).index, src, dst)
 
+    def observe(
+        self, name: str, index: int, seat: int, kind: str = "mover"
+    ) -> npt.NDArray[np.uint8]:
+        """Board ``index`` as seat ``seat`` sees it, whoever is to act: planes of
+        ``kind`` (``"mover"``: own / opponent stones, the seat's colour, its own
+        MODLINSEQ hand), a fresh ``uint8[C, H, W]`` array."""
+        self._require_reset("observe")
+        g = self.group(name)
+        if isinstance(seat, bool) or seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        code = OBSERVATIONS[_choice(kind, OBSERVATIONS, "kind")]
+        data = self._batch.observe(g.index, index, int(seat), code)
+        return np.frombuffer(data, dtype=np.uint8).reshape(-1, g.height, g.width).copy()
+
     def board(self, name: str, index: int) -> dict[str, Any]:
         """Cells (``[H, W]``: 0 empty, 1 black, 2 white, 3 off board) and header of a board."""
         self._require_reset("board")
@@ -430,7 +489,7 @@ class Pool:
             colour = 0 if to_play == "black" else 1
         else:
             raise ValueError(f"to_play must be 'black', 'white' or 'auto', got {to_play!r}")
-        self._batch.load_position(
+        five = self._batch.load_position(
             g.index,
             index,
             cells.tobytes(),
@@ -438,6 +497,10 @@ class Pool:
             None if status is None else status.tobytes(),
             None if scores is None else (int(scores[0]), int(scores[1])),
         )
+        if five is not None:  # refused, nothing changed: name the stones of the five
+            who = "black" if cells[five[0]] == 1 else "white"
+            names = " ".join(g.action_name(c) for c in five)
+            raise ValueError(f"position refused: it is already won ({who} five: {names})")
 
 
 #: Board characters: (cell code, gomorpion stone status).

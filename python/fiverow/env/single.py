@@ -54,6 +54,18 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         self.observation_space = self._vec.single_observation_space
         self.action_space = LegalDiscrete(self._vec.n_actions, self._legal_mask)
         self._started = False
+        #: state bytes before each step of this episode, for undo()
+        self._history: list[bytes] = []
+
+    # pickle / deepcopy: the board travels with its vector env; the action
+    # space is connected again to this env's mask (a copied one samples unaware)
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        old = state["action_space"]
+        space = LegalDiscrete(int(old.n), self._legal_mask, start=int(old.start))
+        if old._np_random is not None:
+            space.np_random.bit_generator.state = old.np_random.bit_generator.state
+        self.action_space = space
 
     def _legal_mask(self) -> npt.NDArray[np.bool_]:
         """The current legal-action mask (read-only, overwritten by the next step)."""
@@ -109,6 +121,7 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
             seed = int(self.np_random.integers(0, 2**63 - 1))
         obs, _ = self._vec.reset(seed=seed)
         self._started = True
+        self._history.clear()
         return obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
@@ -124,7 +137,9 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         n = self._vec.n_actions
         if not 0 <= int(action) < n:
             raise ValueError(f"action {int(action)} is out of range 0..{n - 1}")
+        before = self._vec.get_state(0)
         obs, reward, terminated, truncated, _ = self._vec.step(np.array([int(action)]))
+        self._history.append(before)
         return (
             obs[0].copy(),
             float(reward[0]),
@@ -132,6 +147,22 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
             bool(truncated[0]),
             self._info(),
         )
+
+    def undo(self) -> tuple[Obs, dict[str, Any]]:
+        """Take back the last step (one decision, whichever seat took it, the
+        last one of a finished episode too) and return the observation and
+        info of the position before it, as ``reset`` does. Steps back to the
+        last ``reset`` can be taken back, one call each."""
+        self._check_open("undo()")
+        if not self._history:
+            raise RuntimeError("undo(): no step to take back since the last reset()")
+        self._vec.set_state(0, self._history.pop())
+        return self._vec._group.obs[0].copy(), self._info()
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions as a sorted list of ints (empty once the episode is over)."""
+        self._check_open("legal_actions()")
+        return self._vec.legal_actions(0)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as bool (sb3-contrib's MaskablePPO convention)."""

@@ -14,7 +14,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from .. import render as _render
 from ..rules.renju import OPENINGS
 from .config import VariantConfig, resolve
-from .pool import Group, Pool
+from .pool import Group, Pool, check_count
 
 _AUTORESET_ENUM = {
     "next_step": AutoresetMode.NEXT_STEP,
@@ -90,6 +90,17 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if self.closed:
             raise RuntimeError(f"{what}: this {type(self).__name__} is closed")
 
+    # pickle / deepcopy: the pool carries the boards; the group's views are rebuilt
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_group"], state["_mask_bool"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._group = self.pool.groups[self.config.name]
+        self._mask_bool = self._group.mask.view(np.bool_)
+
     # ---- facts ----
 
     @property
@@ -144,6 +155,17 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         one buffer that the next call overwrites (copy it to keep it)."""
         self._check_open("sample_legal()")
         return self.pool.sample_legal()[self._group.name]
+
+    def legal_actions(self, index: int) -> list[int]:
+        """The legal actions of env ``index`` as a sorted list (empty once its
+        episode is over, also while it waits for its next-step reset)."""
+        self._check_open("legal_actions()")
+        g = self._group
+        check_count(index, "index", 0, self.num_envs - 1)
+        self.pool._require_reset("legal_actions")
+        if self.pool.autoreset_mode == "next_step" and (g.terminated[index] or g.truncated[index]):
+            return []
+        return np.flatnonzero(g.mask[index]).tolist()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal-action mask as bool ``[num_envs, n_actions]`` (sb3-contrib convention):
