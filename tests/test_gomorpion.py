@@ -3,6 +3,9 @@ and properties of random play."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -206,6 +209,29 @@ def test_observation_planes():
     np.testing.assert_array_equal(obs[planes.index("legal")].reshape(-1), g.mask[0])
     play(env, "e5")
     assert g.obs[0][planes.index("safe")][4, 4] == 1
+    # the siege plane keeps the safe stone's cell while the siege holds
+    assert g.obs[0][planes.index("black_siege_solid")][4, 4] == 1
+
+
+def test_the_docs_capture_example_replays():
+    """docs/gomorpion.md's diagram: black plays e1; the boards and the score
+    it shows are what the engine does."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "gomorpion.md").read_text()
+    block = text.split("before black plays e1")[1].split("```")[0]
+    before, after = rows_with({}), rows_with({})
+    for line in block.splitlines():
+        found = re.findall(r"(\d) ((?:[.XOBWxo] ){8}[.XOBWxo])", line)
+        for board, (row, cells) in zip((before, after), found, strict=False):
+            board[9 - int(row)] = cells.replace(" ", "")  # left: before, right: after
+    assert sum(r.count("X") for r in before) == 8  # f6 included
+    env = board9(before)
+    play(env, "e1")
+    board = env.board(0)
+    shown = env.render_env(0, "ansi").replace("(", " ").replace(")", " ")
+    for row in range(9):
+        assert after[row] == shown.splitlines()[row + 1][3:20].replace(" ", "")
+    stated = re.search(r"Black scores (\d+) : (\d+) for the\s+cast", text)
+    assert stated and board["scores"] == (int(stated[1]), int(stated[2])) == (6, 0)
 
 
 def test_statuses_are_gomorpion_only():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 
 import fiverow
@@ -11,6 +14,22 @@ def test_state_is_compact():
     env = fiverow.make_vec("freestyle", num_envs=1, seed=0)
     env.reset()
     assert len(env.get_state(0)) < 1024  # 15x15: under 1 KB
+
+
+def test_docs_state_size_table_is_the_engines():
+    """Issue 12, defect 9: docs/api.md's state sizes are measured, every preset."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text()
+    table = {
+        m[1]: int(m[2].replace(",", ""))
+        for m in re.finditer(r"\| `([a-z0-9-]+)` \| ([\d,]+) \|", text)
+    }
+    measured = {}
+    for preset in fiverow.preset_names():
+        env = fiverow.make_vec(preset, num_envs=1, seed=0)
+        env.reset()
+        measured[preset] = len(env.get_state(0))
+    assert table == measured
+    assert "under 1 KB" not in text
 
 
 def test_clone_then_same_future():

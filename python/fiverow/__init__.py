@@ -8,9 +8,11 @@
 The package's rooms: ``env`` (configs, pool, vector and single envs),
 ``rules`` (renju, modlinseq helpers), ``render``, ``players`` (built-in
 players, matches, batched search), ``data`` (datasets, generation),
-``analysis`` (statistics, balance), ``cli`` and ``presets`` (one TOML file per
-preset). The public module names of earlier releases stay importable as
-aliases of their new homes (``fiverow.stats`` is ``fiverow.analysis.stats``).
+``analysis`` (statistics, balance), ``adapters`` (PettingZoo and OpenSpiel, as
+``fiverow.pettingzoo`` and ``fiverow.openspiel``, imported on first use),
+``cli`` and ``presets`` (one TOML file per preset). The public module names
+of earlier releases stay importable as aliases of their new homes
+(``fiverow.stats`` is ``fiverow.analysis.stats``).
 """
 
 from __future__ import annotations
@@ -61,7 +63,10 @@ MODULE_ALIASES = {
 # Modules whose dependencies are optional extras (pettingzoo, open_spiel, ...):
 # imported on first use (`fiverow.pettingzoo` or `import fiverow.pettingzoo`),
 # so `import fiverow` never needs them. Filled in as those rooms land.
-LAZY_ALIASES: dict[str, str] = {}
+LAZY_ALIASES: dict[str, str] = {
+    "pettingzoo": "adapters.pettingzoo",
+    "openspiel": "adapters.openspiel",
+}
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):

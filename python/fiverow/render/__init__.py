@@ -52,29 +52,49 @@ def ansi(
         row_labels = [str(height - r) for r in range(height)]
     pad = max(len(s) for s in row_labels)
     header = " " * (pad + 2) + " ".join(col_labels)
+    grid = _STONE_TABLE[cells]
+    if offered is not None:
+        grid = np.where(offered != 0, "+", grid)
+    if stone_status is not None and siege is not None:
+        grid = _gomorpion_grid(cells, stone_status, siege)
+    last_row, last_col = divmod(last_move, width) if last_move >= 0 else (-1, -1)
     lines = [header]
     for r in range(height):
-        chars = []
-        for c in range(width):
-            cell = r * width + c
-            ch = _STONE_CHARS[int(cells[r, c])]
-            if offered is not None and offered[r, c]:
-                ch = "+"
-            if stone_status is not None and siege is not None:
-                ch = gomorpion_char(int(cells[r, c]), int(stone_status[r, c]), int(siege[r, c]))
-            if cell == last_move:
-                chars.append(f"({ch})")
-            elif cell - 1 == last_move and c > 0:
-                chars.append(ch)
-            else:
-                chars.append(f" {ch}")
-        line = "".join(chars)
+        row = grid[r].tolist()
+        parts = [" " + ch for ch in row]
+        if r == last_row:
+            parts[last_col] = f"({row[last_col]})"
+            if last_col + 1 < width:  # the ")" stands in the next cell's space
+                parts[last_col + 1] = row[last_col + 1]
+        line = "".join(parts)
         # a move in the last column leaves its ")" as the row's last character
         if not line.endswith(")"):
             line += " "
         lines.append(f"{row_labels[r]:>{pad}} {line} {row_labels[r]}".rstrip())
     lines.append(header)
     return "\n".join(lines) + "\n"
+
+
+_STONE_TABLE = np.array([_STONE_CHARS[k] for k in range(4)])
+
+
+def _gomorpion_grid(
+    cells: npt.NDArray[np.uint8], status: npt.NDArray[np.uint8], siege: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.str_]:
+    """:func:`gomorpion_char` of every cell at once."""
+    stone = (cells == 1) | (cells == 2)
+    colour = np.where(stone, cells, 0)
+    return np.where(
+        stone,
+        np.where(status & 4 != 0, _SAFE_TABLE[colour], _STATUS_TABLE[colour, status & 3]),
+        _SIEGE_TABLE[siege],
+    )
+
+
+# gomorpion_char as tables: by (colour, status & 3), by colour when safe, by siege
+_STATUS_TABLE = np.array([[GOMORPION_STONES.get((c, s), "?") for s in range(4)] for c in range(3)])
+_SAFE_TABLE = np.array(["?", GOMORPION_SAFE[1], GOMORPION_SAFE[2]])
+_SIEGE_TABLE = np.array([GOMORPION_SIEGES.get(k, ".") for k in range(256)])
 
 
 def gomorpion_char(cell: int, status: int, siege: int) -> str:
