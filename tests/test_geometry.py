@@ -75,8 +75,11 @@ def test_torus_full_cycle_is_a_run_of_its_length():
     rows = ["X......."] * 4 + ["........"]
     assert play_on(env, rows, 4 * 8, "black") == (True, 0)  # 5-cycle of stones: exactly 5
     env6 = single_board("torus", height=6, width=8, rule="standard")
-    rows = ["X......."] * 5 + ["........"]
-    assert play_on(env6, rows, 5 * 8, "black") == (False, -1)  # 6-cycle: an overline
+    # a full 6-cycle is an overline, not a five: the position is not over (five
+    # of its six stones would already be a five, so it is loaded whole)
+    assert play_on(env6, ["X......."] * 6, 1, "white") == (False, -1)
+    with pytest.raises(ValueError, match="already won"):
+        env6.load_position(0, ["X......."] * 5 + ["........"], to_play="black")
 
 
 ALIGN = [

@@ -82,6 +82,19 @@ def test_lazy_aliases_import_their_home_on_first_use(monkeypatch):
     sys.modules.pop("fiverow.lazy_stats_for_test")
 
 
+def test_adapters_load_their_library_only_when_used():
+    code = (
+        "import sys, fiverow\n"
+        "assert 'pettingzoo' not in sys.modules and 'pyspiel' not in sys.modules\n"
+        "import fiverow.pettingzoo\n"
+        "assert fiverow.pettingzoo is sys.modules['fiverow.adapters.pettingzoo']\n"
+        "assert fiverow.openspiel.game_name('renju-soosorv8') == 'fiverow_renju_soosorv8'\n"
+        "assert 'pettingzoo' in sys.modules and 'pyspiel' in sys.modules\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+
+
 def test_unknown_attributes_still_raise():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         fiverow.nope  # noqa: B018
