@@ -136,10 +136,12 @@ def test_rewards_by_agent_at_a_win():
     assert env.last()[1] == -1.0
 
 
-@pytest.mark.parametrize("preset", ["modlinseq", "gomorpion"])
-def test_points_are_rewarded_as_scored(preset):
-    env = fz.raw_env(preset, reward_mode="points", max_steps=300)
+@pytest.mark.parametrize("preset,overrides", [("modlinseq", {}), ("gomorpion", {"size": 9})])
+def test_points_are_rewarded_as_scored(preset, overrides):
+    env = fz.raw_env(preset, reward_mode="points", **overrides)
     env.reset(seed=4)
+    for k, agent in enumerate(fz.AGENTS):
+        env.action_space(agent).seed(k)
     total = dict.fromkeys(fz.AGENTS, 0.0)
     seen = dict.fromkeys(fz.AGENTS, 0.0)  # what last() reported to each agent
     while env.agents:
