@@ -258,14 +258,15 @@ def test_run_takes_a_numpy_integer_game_count():
 def test_width_rule_stops_at_the_first_round_narrow_enough():
     """Rounds of 64 games; the run ends after the first round whose Wilson
     interval of the first-seat win rate is at most 0.1 wide (about 384 games),
-    long before the 100000 games allowed. The same seed without a stop rule
-    plays the same games, so the round before was not yet narrow enough."""
+    long before the 100000 games allowed: the games of the rounds before were
+    not yet enough."""
     rule = balance.StopRule("width", width=0.1)
     rep = balance.run("freestyle", ["random"], games=100_000, seed=11, boards=64, stop=rule)
     r = rep.results[0]
     n = r.outcomes.games
     assert r.decision == "width"
     assert n % 64 == 0 and 300 <= n <= 512
+    assert len(r.winners) == n and stats.outcomes_from_winners(r.winners) == r.outcomes
     assert stats.interval_width_reached(r.outcomes.first_wins, n, 0.1)
     assert rep.settings["stop"] == {
         "kind": "width",
@@ -273,11 +274,39 @@ def test_width_rule_stops_at_the_first_round_narrow_enough():
         "alpha": 0.05,
         "beta": 0.05,
         "width": 0.1,
+        "of": "first_seat_win",
+        "level": 0.95,
     }
-    before = balance.run("freestyle", ["random"], games=n - 64, seed=11, boards=64).results[0]
-    assert not stats.interval_width_reached(before.outcomes.first_wins, n - 64, 0.1)
-    again = balance.run("freestyle", ["random"], games=n, seed=11, boards=64).results[0]
-    assert again.outcomes == r.outcomes
+    before = r.winners[: n - 64]
+    assert not stats.interval_width_reached(int(np.sum(before == 0)), n - 64, 0.1)
+
+
+def test_width_rule_on_the_advantage_and_at_another_level():
+    """Stopping on the advantage's interval (a width of 0.2 is +-0.1) at a 90%
+    level: fewer games than at 95%, each run at its first round narrow enough."""
+    runs = {}
+    for level in (0.95, 0.9):
+        rule = balance.StopRule("width", width=0.2, of="advantage", level=level)
+        rep = balance.run("freestyle", ["random"], games=100_000, seed=5, boards=32, stop=rule)
+        r = rep.results[0]
+        _, lo, hi = r.outcomes.advantage(level=level)
+        assert r.decision == "width" and hi - lo <= 0.2
+        earlier = stats.outcomes_from_winners(r.winners[: r.outcomes.games - 32])
+        _, lo, hi = earlier.advantage(level=level)
+        assert hi - lo > 0.2
+        runs[level] = r.outcomes.games
+    assert runs[0.9] < runs[0.95] <= 512
+
+
+def test_stopped_runs_do_not_depend_on_the_thread_count():
+    rule = balance.StopRule("sprt", delta=0.1)
+    kwargs = {"games": 2000, "seed": 4, "boards": 24, "stop": rule}
+    one = balance.run(["freestyle", "torus"], ["random"], num_threads=1, **kwargs)
+    two = balance.run(["freestyle", "torus"], ["random"], num_threads=2, **kwargs)
+    for a, b in zip(one.results, two.results, strict=True):
+        assert a.outcomes == b.outcomes and a.decision == b.decision
+        np.testing.assert_array_equal(a.winners, b.winners)
+        np.testing.assert_array_equal(a.lengths, b.lengths)
 
 
 def test_sprt_rule_decides_every_variant():
@@ -328,48 +357,34 @@ def test_stop_rule_rejects_bad_error_rates():
             balance.StopRule("sprt", **kwargs)
 
 
-def sprt_verdict(o: stats.Outcomes, delta: float) -> str | None:
-    """The StopRule's verdict on these games: Wald's test of the first seat's
-    share of decisive games, H0 p = 0.5 against H1 p = 0.5 + delta, and the
-    mirrored test of the second seat's share."""
-    first, second = stats.SPRT(0.5, 0.5 + delta), stats.SPRT(0.5, 0.5 + delta)
-    first.update(o.first_wins, o.second_wins)
-    second.update(o.second_wins, o.first_wins)
-    if first.decision == "H1":
-        return "first seat favoured"
-    if second.decision == "H1":
-        return "second seat favoured"
-    if first.decision == second.decision == "H0":
-        return "balanced within delta"
-    return None
-
-
 def test_sprt_rule_keeps_the_verdict_of_the_first_crossing():
-    """A sequential test decides once, at the first round where it crosses a
-    bound. Here freestyle crosses after 7 rounds of 16 games ("first seat
-    favoured") while strip is still undecided; the run goes on for strip, and
-    the verdict reported for freestyle must stay the one reached then, not be
-    re-tested on the games played after it was done. (A run without a stop
-    rule plays the same games, round by round, so its prefixes show where the
-    test crossed.)"""
-    variants, delta = ["freestyle", "strip"], 0.05
-    common = {"players": ["random"], "seed": 37, "boards": 16, "num_threads": 2}
-    stopped = balance.run(
-        variants, games=3000, stop=balance.StopRule("sprt", delta=delta), **common
+    """A sequential test decides once, at the first game that settles it; the
+    variant then stops playing at the end of that round, while the others go
+    on. The verdict reported must be the one the pair of SPRTs reaches on the
+    decisive games in the order they were played, not a re-test of the games
+    played after it (random self-play on freestyle and strip: delta 0.05 makes
+    the runs long enough to end in different rounds)."""
+    delta, boards = 0.05, 16
+    rep = balance.run(
+        ["freestyle", "strip"],
+        ["random"],
+        games=3000,
+        seed=37,
+        boards=boards,
+        num_threads=2,
+        stop=balance.StopRule("sprt", delta=delta),
     )
-    for rounds in range(1, 40):
-        prefix = balance.run(variants, games=16 * rounds, **common)
-        verdicts = {r.variant: sprt_verdict(r.outcomes, delta) for r in prefix.results}
-        if any(verdicts.values()):
-            break
-    first = {v: d for v, d in verdicts.items() if d}
-    assert first, "no variant decided within 39 rounds"
-    reported = {r.variant: r.decision for r in stopped.results}
-    for variant, verdict in first.items():
-        assert reported[variant] == verdict, (
-            f"{variant}: decided '{verdict}' after {16 * rounds} games, reported "
-            f"{reported[variant]!r} after {stopped.results[0].outcomes.games} games"
-        )
+    played = {}
+    for r in rep.results:
+        decisive = r.winners[r.winners >= 0]
+        test = stats.SeatSPRT(delta)
+        verdict = test.update_sequence(decisive == 0)
+        assert r.decision == verdict
+        # the game that settled it, among all the variant's games
+        settled_at = int(np.flatnonzero(r.winners >= 0)[test.games - 1]) + 1
+        assert r.outcomes.games == boards * -(-settled_at // boards), r.variant
+        played[r.variant] = r.outcomes.games
+    assert len(set(played.values())) == 2, played  # each stopped on its own
 
 
 # ---- reports from datasets ----
@@ -503,6 +518,25 @@ def test_cli_balance_no_plots_stop_and_ladder(tmp_path, capsys):
     assert [v["decision"] for v in doc["variants"]] == ["width", "width"]
     assert doc["settings"]["stop"]["kind"] == "width"
     assert set(doc["ratings"]["freestyle"]) == {"random", "heuristic"}
+
+
+def test_cli_balance_stop_on_the_advantage_with_boards_level_and_error_rates(capsys):
+    argv = ["balance", "--variants", "freestyle", "--players", "random", "--games", "2000"]
+    argv += ["--stop", "width", "--width-of", "advantage", "--width", "0.3", "--boards", "32"]
+    argv += ["--level", "0.9", "--alpha", "0.1", "--beta", "0.2", "--seed", "3", "--quiet"]
+    assert cli.main([*argv, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    stop = doc["settings"]["stop"]
+    assert stop["of"] == "advantage" and stop["level"] == 0.9 and stop["width"] == 0.3
+    assert (stop["alpha"], stop["beta"]) == (0.1, 0.2)
+    assert doc["settings"]["level"] == 0.9
+    (v,) = doc["variants"]
+    assert v["decision"] == "width" and v["games"] % 32 == 0 and v["games"] < 2000
+    _, lo, hi = v["first_seat_advantage"]
+    assert hi - lo <= 0.3
+    assert stats.Outcomes(v["first_seat_wins"], v["draws"], v["second_seat_wins"]).advantage(
+        level=0.9
+    ) == pytest.approx(tuple(v["first_seat_advantage"]))
 
 
 def test_cli_balance_from_a_dataset(tmp_path, capsys):

@@ -5,25 +5,25 @@
 >>> print(report.table())                                # doctest: +SKIP
 >>> report.write("balance-out")                          # report.md, report.json, plots
 
-For each variant, games between the players, in one mixed pool: with one
-player it plays both seats; with two and ``swap=True`` each pairing is
-played both ways round (seats alternate game by game), which separates the
-first seat's advantage from the players' strengths. Results per variant:
-first-seat win, draw and second-seat win rates with Wilson 95% intervals, the
-first-seat advantage with its interval, game lengths, and the cells where
-winning moves were played; between variants: two-proportion and chi-square
-tests with Holm-corrected p-values and effect sizes. ``stop`` ends a run early
-once the answer is known (an SPRT per variant, or a target interval width).
-A dataset written by ``fiverow generate`` can be read instead of playing.
+For each variant, games between the players: with one player it plays both
+seats; with two and ``swap=True`` each pairing is played both ways round
+(seats alternate game by game), which separates the first seat's advantage
+from the players' strengths. Results per variant: first-seat win, draw and
+second-seat win rates with Wilson intervals, the first-seat advantage with
+its interval and p-value, game lengths, and the cells where winning moves
+were played; between variants: the difference of advantages with its
+interval, and tests of the win rates and of the whole outcome, Holm-corrected,
+exact where counts are small (:func:`fiverow.stats.compare_variants`).
+Intervals are at ``level`` (0.95 by default). ``stop`` ends a variant early
+once its answer is known (a pair of SPRTs, or a target interval width). A
+dataset written by ``fiverow generate`` can be read instead of playing.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import tempfile
+import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,212 +33,79 @@ import numpy.typing as npt
 from .. import players as players_mod
 from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
 from ..data.selfplay import run as play_games
-from ..env.pool import check_seed
+from ..env.config import resolve
+from ..env.pool import Pool, check_seed
 from ..players.match import mixed_pool, variant_weights
+from .balance_report import BalanceReport, VariantResult, check_report_dir
+from .intervals import check_level
 from .stats import (
-    SPRT,
-    Comparison,
     Outcomes,
     Ratings,
+    SeatSPRT,
     compare_variants,
     elo_ratings,
     interval_width_reached,
-    length_summary,
     outcomes_from_winners,
 )
+
+__all__ = [
+    "BalanceReport",
+    "StopRule",
+    "VariantResult",
+    "check_report_dir",
+    "from_dataset",
+    "ladder",
+    "run",
+]
 
 
 @dataclass
 class StopRule:
-    """When a variant's answer is known. ``kind="sprt"``: Wald's test of the
-    first seat's share of decisive games, H0 p = 0.5 against H1 p = 0.5 +
-    ``delta`` (and, mirrored, the second seat's), each with error rates
-    ``alpha`` / ``beta``; the variant is done when both tests have decided.
-    ``kind="width"``: done when the first-seat win rate's Wilson 95% interval
-    is at most ``width`` wide."""
+    """When a variant's answer is known.
+
+    ``kind="sprt"``: two one-sided Wald tests of the first seat's share of
+    the decisive games, H0 p = 0.5 against H1 p = 0.5 + ``delta`` and
+    against p = 0.5 - ``delta``, each at ``alpha / 2`` (so that naming a
+    favoured seat when the seats are even happens with probability at most
+    ``alpha``; exact figures: :func:`fiverow.stats.seat_sprt_probabilities`)
+    and ``beta``; the verdict is reached at the first game where one test
+    names its seat or both accept "within delta" (:class:`fiverow.stats.SeatSPRT`).
+
+    ``kind="width"``: done when the ``level`` interval of the first-seat win
+    rate (``of="first_seat_win"``, Wilson) or of the first-seat advantage
+    (``of="advantage"``) is at most ``width`` wide."""
 
     kind: str = "sprt"
     delta: float = 0.1
     alpha: float = 0.05
     beta: float = 0.05
     width: float = 0.05
+    of: str = "first_seat_win"
+    level: float = 0.95
 
     def __post_init__(self) -> None:
         if self.kind not in ("sprt", "width"):
             raise ValueError(f"stop rule must be 'sprt' or 'width', got {self.kind!r}")
-        if self.kind == "sprt" and not 0 < self.delta < 0.5:
-            raise ValueError(f"delta must be in (0, 0.5), got {self.delta}")
         if self.kind == "sprt":
-            SPRT(0.5, 0.5 + self.delta, self.alpha, self.beta)  # checks alpha and beta
-        if self.kind == "width" and not 0 < self.width < 1:
-            raise ValueError(f"width must be in (0, 1), got {self.width}")
+            SeatSPRT(self.delta, self.alpha, self.beta)  # checks delta, alpha and beta
+        if self.kind == "width" and not 0 < self.width < 2:
+            raise ValueError(f"width must be in (0, 2), got {self.width}")
+        if self.of not in ("first_seat_win", "advantage"):
+            raise ValueError(f"of must be 'first_seat_win' or 'advantage', got {self.of!r}")
+        if self.kind == "width" and self.of == "first_seat_win" and not self.width < 1:
+            raise ValueError(f"width must be in (0, 1) for a rate, got {self.width}")
+        self.level = check_level(self.level)
 
-
-@dataclass
-class VariantResult:
-    variant: str
-    outcomes: Outcomes
-    lengths: npt.NDArray[np.int64]
-    win_cells: npt.NDArray[np.int64]  # [height, width]: winning moves per cell
-    decision: str | None = None  # the stop rule's verdict, if one was used
-
-    def summary(self) -> dict[str, Any]:
-        rates = self.outcomes.rates()
-        adv = self.outcomes.advantage()
-        return {
-            "variant": self.variant,
-            "games": self.outcomes.games,
-            "first_seat_wins": self.outcomes.first_wins,
-            "draws": self.outcomes.draws,
-            "second_seat_wins": self.outcomes.second_wins,
-            **{f"{k}_rate": list(v) for k, v in rates.items()},
-            "first_seat_advantage": list(adv),
-            "length": length_summary(self.lengths),
-            "decision": self.decision,
-        }
-
-
-@dataclass
-class BalanceReport:
-    results: list[VariantResult]
-    comparisons: list[Comparison]
-    settings: dict[str, Any]
-    ratings: dict[str, Ratings] = field(default_factory=dict)
-
-    # ---- text ----
-
-    def table(self) -> str:
-        """A terminal table: one line per variant."""
-        head = (
-            f"{'variant':<18}{'games':>7}  {'first seat wins':<24}{'draws':<24}"
-            f"{'second seat wins':<24}{'advantage':<24}{'length':>8}"
+    def reached(self, outcomes: Outcomes) -> bool:
+        """The width rule: is the interval narrow enough?"""
+        if outcomes.games == 0:
+            return False
+        if self.of == "advantage":
+            _, low, high = outcomes.advantage(level=self.level)
+            return high - low <= self.width
+        return interval_width_reached(
+            outcomes.first_wins, outcomes.games, self.width, level=self.level
         )
-        lines = [head]
-        for r in self.results:
-            rates = r.outcomes.rates()
-            cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
-            adv = _fmt(*r.outcomes.advantage(), signed=True)
-            mean = np.mean(r.lengths) if len(r.lengths) else math.nan
-            lines.append(
-                f"{r.variant:<18}{r.outcomes.games:>7}  {cells[0]:<24}{cells[1]:<24}"
-                f"{cells[2]:<24}{adv:<24}{mean:>8.1f}"
-            )
-        return "\n".join(lines)
-
-    def markdown(self, plots: Sequence[str] = ()) -> str:
-        s = self.settings
-        lines = [
-            "# Variant balance",
-            "",
-            f"Players: {', '.join(s['players'])}"
-            + (" (each pairing both ways round)" if s.get("swap") else "")
-            + f"; {s['source']}; seed {s.get('seed')}.",
-            "",
-            "Rates with Wilson 95% intervals; the first-seat advantage is P(first wins) - "
-            "P(second wins) with a 95% interval; truncated games count as draws.",
-            "",
-            "| variant | games | first seat wins | draws | second seat wins "
-            "| first-seat advantage | mean length |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r in self.results:
-            rates = r.outcomes.rates()
-            cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
-            adv = _fmt(*r.outcomes.advantage(), signed=True)
-            mean = np.mean(r.lengths) if len(r.lengths) else math.nan
-            lines.append(
-                f"| {r.variant} | {r.outcomes.games} | {cells[0]} | {cells[1]} | {cells[2]} "
-                f"| {adv} | {mean:.1f} |"
-            )
-        if self.comparisons:
-            lines += [
-                "",
-                "## Pairwise comparisons",
-                "",
-                "First-seat win rates compared by a two-proportion z-test (Cohen's h), and "
-                "the whole outcome (first wins, draws, second wins) by a chi-square test "
-                "(Cramér's V); p-values Holm-corrected over the pairs.",
-                "",
-                "| variants | first-seat win rates | z | p (Holm) | h | chi-square p (Holm) | V |",
-                "|---|---|---|---|---|---|---|",
-            ]
-            for c in self.comparisons:
-                lines.append(
-                    f"| {c.a} vs {c.b} | {c.rate_a:.3f} vs {c.rate_b:.3f} | {c.z:.2f} "
-                    f"| {_p(c.p_holm)} | {c.cohens_h:.3f} | {_p(c.chi2_p_holm)} "
-                    f"| {c.cramers_v:.3f} |"
-                )
-        for variant, ratings in self.ratings.items():
-            lines += ["", f"## Ratings on {variant}", "", "| player | Elo | 95% interval |"]
-            lines.append("|---|---|---|")
-            for p, (e, lo, hi) in ratings.as_dict().items():
-                lines.append(f"| {p} | {e:+.0f} | [{lo:+.0f}, {hi:+.0f}] |")
-        if plots:
-            lines += ["", "## Plots", ""]
-            lines += [f"![{Path(p).stem}]({p})" for p in plots]
-        return "\n".join(lines) + "\n"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "settings": self.settings,
-            "variants": [r.summary() for r in self.results],
-            "comparisons": [c.__dict__ for c in self.comparisons],
-            "ratings": {v: r.as_dict() for v, r in self.ratings.items()},
-        }
-
-    # ---- files ----
-
-    def plot(self, directory: str | Path) -> list[Path]:
-        """PNG plots: win rates with error bars, game-length histograms, and a
-        heat map of winning-move cells per variant."""
-        from . import balance_plots
-
-        return balance_plots.write_all(self, Path(directory))
-
-    def write(self, directory: str | Path, plots: bool = True) -> dict[str, Path]:
-        """report.md, report.json and (with ``plots``) the PNGs in a directory."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        images = self.plot(out) if plots else []
-        md = out / "report.md"
-        md.write_text(self.markdown([p.name for p in images]))
-        js = out / "report.json"
-        js.write_text(json.dumps(self.to_json(), indent=1, default=_json_default) + "\n")
-        return {"markdown": md, "json": js, **{p.stem: p for p in images}}
-
-
-def check_report_dir(directory: str | Path) -> Path:
-    """Make sure the report can be written to ``directory`` (created if need
-    be) before any game is played: a long study is not lost to a bad path."""
-    out = Path(directory)
-    if not str(directory).strip():
-        raise ValueError("the report directory is empty: name a directory (CLI: --out)")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as e:
-        raise OSError(f"cannot write the report to '{out}': {e.strerror or e}") from None
-    return out
-
-
-def _json_default(x: Any) -> Any:
-    if isinstance(x, np.integer | np.floating):
-        return x.item()
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    raise TypeError(f"cannot serialise {type(x).__name__}")
-
-
-def _fmt(rate: float, low: float, high: float, signed: bool = False) -> str:
-    if math.isnan(rate):
-        return "-"
-    sign = "+" if signed else ""
-    return f"{rate:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
-
-
-def _p(p: float) -> str:
-    return "nan" if math.isnan(p) else (f"{p:.2g}" if p >= 1e-4 else "<1e-4")
 
 
 # ---- from records ----
@@ -265,6 +132,7 @@ def _variant_result(
         outcomes_from_winners(winners),
         lengths.astype(np.int64),
         _win_cells(last_actions[decided].astype(np.int64), shape[0], shape[1], per_cell),
+        winners=winners.astype(np.int64),
     )
 
 
@@ -285,16 +153,23 @@ def run(
     boards: int | None = None,
     params: Mapping[str, Any] | None = None,
     progress: bool = False,
+    level: float = 0.95,
 ) -> BalanceReport:
-    """Play up to ``games`` games per variant and report.
+    """Play up to ``games`` games per variant and report, with intervals at
+    ``level``.
 
     ``players``: one player (both seats), or two (player 0 in the first seat;
-    with ``swap=True`` the seats alternate game by game). ``stop`` ends the
-    run once every variant is decided. ``params`` override every variant."""
+    with ``swap=True`` the seats alternate game by game). ``params`` override
+    every variant. Without ``stop`` every game is played in one pool of all
+    the variants. With ``stop`` the games are played in rounds of ``boards``
+    games per variant (default: ``games``, at most 1024), each round in a
+    fresh pool of the variants still undecided (seeded from ``seed`` and the
+    round number), and a variant stops playing once the rule decides it."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     games = int(games)
     seed = check_seed(seed) or 0
+    level = check_level(level)
     if isinstance(players, str | players_mod.Player):
         players = [players]  # one player named on its own, not a sequence of letters
     if stop is not None and not isinstance(stop, StopRule):
@@ -306,57 +181,26 @@ def run(
     chosen = [players_mod.make(p) for p in players]
     if not 1 <= len(chosen) <= 2:
         raise ValueError(f"balance takes one or two players, got {len(chosen)}")
-    first, second = chosen[0], chosen[-1]
-    weights = variant_weights(variants)
-    n_variants = len(weights)
-    per_variant_boards = boards or min(games, 1024)
-    pool = mixed_pool(
-        {v: 1.0 for v in weights}, per_variant_boards * n_variants, params, seed, num_threads
+    names = list(variant_weights(variants))
+    per_variant_boards = int(boards or min(games, 1024))
+    plan = _Plan(
+        Pairing(chosen[0], chosen[-1], alternate=swap),
+        games,
+        per_variant_boards,
+        params,
+        seed,
+        num_threads,
+        Progress(games * len(names), label="balance: ") if progress else None,
     )
-    sp = new_selfplay(pool, Pairing(first, second, alternate=swap), seed)
-    total = games * n_variants
-    bar = Progress(total, label="balance: ") if progress else None
-    groups = [pool.groups[name] for name in pool._order]
-    collected: list[npt.NDArray[Any]] = []
-    tests: dict[str, list[SPRT]] = {}
-    decisions: dict[str, str | None] = {g.name: None for g in groups}
-    played = 0
-    # with a stop rule, play a round at a time and look after each
-    chunk = sum(g.num_envs for g in groups) if stop else total
-    while played < total:
-        n, interrupted = play_games(sp, min(chunk, total - played), bar.update if bar else None)
-        played += n
-        collected.append(records(sp))
-        if interrupted or n == 0:
-            break
-        if stop is not None:
-            new = collected[-1]
-            so_far = np.concatenate(collected)
-            for gi, g in enumerate(groups):
-                if decisions[g.name] is None:  # a verdict, once reached, stands
-                    mine = new[new["group"] == gi]
-                    in_order = mine["winner"][np.argsort(mine["game"], kind="stable")]
-                    every = so_far["winner"][so_far["group"] == gi]
-                    decisions[g.name] = _decide(
-                        stop, in_order, every, tests.setdefault(g.name, _sprts(stop))
-                    )
-            if all(decisions.values()):
-                break
-    if bar:
-        g_done, s_done = sp.progress()
-        bar.update(g_done, s_done, final=True)
-    games_done: npt.NDArray[Any] = (
-        np.concatenate(collected) if collected else np.zeros(0, dtype=RECORD_DTYPE)
-    )
-    results = []
-    for gi, g in enumerate(groups):
-        mine = games_done[games_done["group"] == gi]
-        shape, per_cell = _shape_of(g)
-        r = _variant_result(
-            g.name, mine["winner"], mine["length"], mine["last_action"], shape, per_cell
+    if stop is None:
+        results, played = _play_at_once(names, plan)
+        source = f"{played} games played in one pool of {len(results)} variant(s)"
+    else:
+        results, played, rounds = _play_until_decided(names, stop, plan)
+        source = (
+            f"{played} games played in {rounds} round(s) of up to {per_variant_boards} "
+            f"games per undecided variant"
         )
-        r.decision = decisions[g.name]
-        results.append(r)
     settings = {
         "players": [p.name for p in chosen],
         "swap": swap,
@@ -364,47 +208,139 @@ def run(
         "seed": seed,
         "stop": None if stop is None else stop.__dict__,
         "params": dict(params or {}),
-        "source": f"{played} games played in one pool of {len(groups)} variant(s)",
+        "source": source,
+        "level": level,
     }
     outcomes = {r.variant: r.outcomes for r in results}
-    return BalanceReport(results, compare_variants(outcomes), settings)
+    return BalanceReport(results, compare_variants(outcomes, level=level), settings)
 
 
-def _sprts(stop: StopRule) -> list[SPRT]:
-    """The first seat's test and the second seat's."""
-    return [SPRT(0.5, 0.5 + stop.delta, stop.alpha, stop.beta) for _ in range(2)]
+@dataclass
+class _Plan:
+    """What every round of a run shares: who plays, how many games, where."""
+
+    pairing: Pairing
+    games: int  # per variant, at most
+    boards: int  # per variant
+    params: Mapping[str, Any] | None
+    seed: int
+    num_threads: int | None
+    bar: Progress | None
+
+
+def _by_variant(done: npt.NDArray[Any], pool: Pool) -> list[tuple[str, Any, npt.NDArray[Any]]]:
+    """Each group's finished games, in game order: (name, group, records)."""
+    out = []
+    for gi, name in enumerate(pool._order):
+        mine = done[done["group"] == gi]
+        out.append((name, pool.groups[name], mine[np.argsort(mine["game"], kind="stable")]))
+    return out
+
+
+def _result(name: str, games: npt.NDArray[Any], shape: tuple[tuple[int, int], int]) -> Any:
+    return _variant_result(
+        name, games["winner"], games["length"], games["last_action"], shape[0], shape[1]
+    )
+
+
+def _play_at_once(names: list[str], plan: _Plan) -> tuple[list[VariantResult], int]:
+    """Every variant's games in one mixed pool."""
+    pool = mixed_pool(
+        {v: 1.0 for v in names}, plan.boards * len(names), plan.params, plan.seed, plan.num_threads
+    )
+    sp = new_selfplay(pool, plan.pairing, plan.seed)
+    played, _ = play_games(sp, plan.games * len(names), plan.bar.update if plan.bar else None)
+    if plan.bar:
+        g_done, s_done = sp.progress()
+        plan.bar.update(g_done, s_done, final=True)
+    results = [_result(v, mine, _shape_of(g)) for v, g, mine in _by_variant(records(sp), pool)]
+    return results, played
+
+
+def _round_seed(seed: int, round_number: int) -> int:
+    """A round's pool seed: independent streams for (seed, round)."""
+    state = np.random.SeedSequence([seed, round_number]).generate_state(2, np.uint32)
+    return int(state[0]) << 32 | int(state[1])
+
+
+def _play_until_decided(
+    names: list[str], stop: StopRule, plan: _Plan
+) -> tuple[list[VariantResult], int, int]:
+    """Rounds of ``plan.boards`` games per undecided variant, each in a fresh
+    pool, until every variant is decided or has played ``plan.games`` games."""
+    configs = {v: resolve(v, **(plan.params or {})) for v in names}
+    collected: dict[str, list[npt.NDArray[Any]]] = {v: [] for v in names}
+    shapes: dict[str, tuple[tuple[int, int], int]] = {}
+    tests = {v: SeatSPRT(stop.delta, stop.alpha, stop.beta) for v in names}
+    decisions: dict[str, str | None] = {v: None for v in names}
+    played = {v: 0 for v in names}
+    done_games = done_steps = rounds = 0
+    while True:
+        todo = {
+            v: min(plan.boards, plan.games - played[v])
+            for v in names
+            if decisions[v] is None and played[v] < plan.games
+        }
+        if not todo:
+            break
+        groups = {v: {"num_envs": n, "config": configs[v]} for v, n in todo.items()}
+        seed = _round_seed(plan.seed, rounds)
+        pool = Pool(groups, seed=seed, num_threads=plan.num_threads)
+        sp = new_selfplay(pool, plan.pairing, seed)
+        rounds += 1
+        show = None
+        if plan.bar is not None:
+            show = functools.partial(_show_after, plan.bar, done_games, done_steps)
+        n, interrupted = play_games(sp, sum(todo.values()), show)
+        g_now, s_now = sp.progress()
+        done_games, done_steps = done_games + g_now, done_steps + s_now
+        for v, group, mine in _by_variant(records(sp), pool):
+            shapes.setdefault(v, _shape_of(group))
+            collected[v].append(mine)
+            played[v] += len(mine)
+            if not interrupted:
+                decisions[v] = _decide(stop, mine["winner"], collected[v], tests[v])
+        if interrupted or n == 0:
+            break
+    if plan.bar:
+        plan.bar.update(done_games, done_steps, final=True)
+    results = []
+    for v in names:
+        mine = np.concatenate(collected[v]) if collected[v] else np.zeros(0, RECORD_DTYPE)
+        r = _result(v, mine, shapes.get(v, ((1, 1), 1)))
+        r.decision = decisions[v]
+        results.append(r)
+    return results, sum(played.values()), rounds
+
+
+def _show_after(bar: Progress, games: int, steps: int, g: int, s: int) -> None:
+    """Progress of a round, after the rounds before it."""
+    bar.update(games + g, steps + s)
 
 
 def _decide(
     stop: StopRule,
     new_winners: npt.NDArray[Any],
-    all_winners: npt.NDArray[Any],
-    tests: list[SPRT],
+    so_far: list[npt.NDArray[Any]],
+    test: SeatSPRT,
 ) -> str | None:
     """A variant's verdict after a round: ``new_winners`` are the round's games
-    in game order, ``all_winners`` every game so far."""
+    in game order, ``so_far`` every round's records."""
     if stop.kind == "width":
-        first = int(np.sum(all_winners == 0))
-        return "width" if interval_width_reached(first, len(all_winners), stop.width) else None
-    # each SPRT sees the decisive games one at a time, in order, and keeps
-    # the verdict of its first crossing
+        every = np.concatenate([r["winner"] for r in so_far])
+        return "width" if stop.reached(outcomes_from_winners(every)) else None
+    # the SPRTs see the decisive games one at a time, in order; the verdict
+    # of the first game that settles them stands
     decisive = new_winners[new_winners >= 0]
-    tests[0].update_sequence(decisive == 0)
-    tests[1].update_sequence(decisive == 1)
-    a, b = tests[0].decision, tests[1].decision
-    if a == "H1":
-        return "first seat favoured"
-    if b == "H1":
-        return "second seat favoured"
-    if a == "H0" and b == "H0":
-        return "balanced within delta"
-    return None
+    return test.update_sequence(decisive == 0)
 
 
-def from_dataset(path: str | Path) -> BalanceReport:
-    """The same report from the games of a dataset (``fiverow generate``)."""
+def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
+    """The same report from the games of a dataset (``fiverow generate``),
+    with intervals at ``level``."""
     from .. import data
 
+    level = check_level(level)
     with data.open(path) as ds:
         results = []
         for name in ds.variants:
@@ -427,9 +363,10 @@ def from_dataset(path: str | Path) -> BalanceReport:
             "swap": False,
             "seed": ds.run.get("seed"),
             "source": f"the games of {Path(path).name}",
+            "level": level,
         }
     outcomes = {r.variant: r.outcomes for r in results}
-    return BalanceReport(results, compare_variants(outcomes), settings)
+    return BalanceReport(results, compare_variants(outcomes, level=level), settings)
 
 
 def ladder(
@@ -441,10 +378,11 @@ def ladder(
     num_threads: int | None = None,
     bootstrap: int = 200,
     params: Mapping[str, Any] | None = None,
+    level: float = 0.95,
 ) -> Ratings:
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
-    bootstrap 95% intervals."""
+    bootstrap intervals at ``level`` (:func:`fiverow.stats.elo_ratings`)."""
     from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
@@ -468,4 +406,5 @@ def ladder(
             a_idx += [i] * len(g)
             b_idx += [j] * len(g)
             scores += list(score)
-    return elo_ratings([p.name for p in chosen], a_idx, b_idx, scores, bootstrap, seed)
+    names = [p.name for p in chosen]
+    return elo_ratings(names, a_idx, b_idx, scores, bootstrap, seed, level=level)

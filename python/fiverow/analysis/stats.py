@@ -1,58 +1,108 @@
 """Statistics for comparing variants and players.
 
-Interval estimates of rates (Wilson), the first-seat advantage, two-sample
-tests with Holm's correction and effect sizes, sequential stopping (Wald's
-SPRT, or a target interval width) and Elo ratings fitted by maximum
-likelihood with bootstrap intervals. Pure NumPy; every function is tested
-against simulated outcomes of known rates (tests/test_stats.py).
+Rates with Wilson intervals; the first-seat advantage with an interval whose
+exact coverage holds at the edges (:mod:`fiverow.analysis.intervals`); tests
+between variants of the first-seat win rate, of the whole outcome and of the
+advantage itself, with Holm's correction over the pairs tested and exact
+tests where expected counts are small; sequential stopping
+(:mod:`fiverow.analysis.sequential`) and Elo ratings
+(:mod:`fiverow.analysis.elo`), re-exported here. Every interval takes
+``level`` (0.95 by default). How a draw counts, per quantity: not at all in
+the win and draw rates (each is a share of all games); as 0 in the advantage
+P(first wins) - P(second wins); as half a point in the first seat's score and
+in Elo; the sequential tests look at decisive games only.
+
+Validated in tests/test_stats.py: exact coverage by enumeration of every
+outcome, exact error rates by dynamic programming, and simulation where
+neither is practical.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from scipy import special
 
-Z95 = 1.959963984540054
+from .elo import Ratings, elo_ratings, fit_elo
+from .intervals import (
+    Z95,
+    advantage_difference_interval,
+    advantage_interval,
+    advantage_p_value,
+    check_alternative,
+    check_z,
+    clopper_pearson,
+    normal_one_sided_p,
+    normal_two_sided_p,
+    p_value_by_inversion,
+    resolve_level,
+    wilson,
+)
+from .sequential import (
+    SPRT,
+    SeatSPRT,
+    interval_width_reached,
+    seat_sprt_probabilities,
+)
+from .sequential import count as _count
+
+__all__ = [
+    "SPRT",
+    "Z95",
+    "Comparison",
+    "Outcomes",
+    "Ratings",
+    "SeatSPRT",
+    "advantage_difference",
+    "advantage_difference_interval",
+    "advantage_differences",
+    "advantage_interval",
+    "advantage_p_value",
+    "chi2_sf",
+    "clopper_pearson",
+    "chi_square_test",
+    "compare_variants",
+    "elo_ratings",
+    "exact_table_test",
+    "fit_elo",
+    "holm",
+    "interval_width_reached",
+    "length_summary",
+    "normal_cdf",
+    "outcomes_from_winners",
+    "seat_sprt_probabilities",
+    "two_proportion_test",
+    "wilson_interval",
+]
 
 
-def _count(name: str, value: object) -> int:
-    """A count of games: a non-negative whole number (NaN, fractions, bools
-    and negatives are errors, not silently odd intervals)."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got {value}")
-    return int(value)
-
-
-def _z(z: float) -> float:
-    if not (isinstance(z, int | float | np.floating) and math.isfinite(z) and z > 0):
-        raise ValueError(f"z must be a positive finite number, got {z!r}")
-    return float(z)
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default).
+def wilson_interval(
+    successes: int, trials: int, z: float | None = None, *, level: float | None = None
+) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion, at ``level`` (0.95 by
+    default; or give the normal quantile ``z``, the older spelling).
 
     Returns ``(nan, nan)`` when there are no trials.
     """
-    successes, trials, z = _count("successes", successes), _count("trials", trials), _z(z)
+    successes, trials = _count("successes", successes), _count("trials", trials)
+    z_value = Z95 if z is None and level is None else _z_for(z, level)
     if successes > trials:
         raise ValueError(f"need 0 <= successes <= trials, got {successes} / {trials}")
     if trials == 0:
         return (math.nan, math.nan)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    # exact ends where rounding would leave the observed rate outside
-    low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
-    high = 1.0 if successes == trials else min(1.0, max(p, centre + half))
-    return (low, high)
+    low, high = wilson(successes, trials, z_value)
+    return (float(low), float(high))
+
+
+def _z_for(z: float | None, level: float | None) -> float:
+    if z is not None and level is None:
+        return check_z(z)
+    return float(special.ndtri(0.5 + resolve_level(z, level) / 2))
 
 
 def normal_cdf(x: float) -> float:
@@ -80,8 +130,13 @@ class Outcomes:
     def games(self) -> int:
         return self.first_wins + self.draws + self.second_wins
 
-    def rates(self) -> dict[str, tuple[float, float, float]]:
-        """Each rate with its Wilson 95% interval: ``{name: (rate, low, high)}``."""
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return (self.first_wins, self.draws, self.second_wins)
+
+    def rates(self, level: float = 0.95) -> dict[str, tuple[float, float, float]]:
+        """Each rate (a share of all games) with its Wilson interval at
+        ``level``: ``{name: (rate, low, high)}``."""
         n = self.games
         out = {}
         for name, k in (
@@ -89,33 +144,37 @@ class Outcomes:
             ("draw", self.draws),
             ("second_seat_win", self.second_wins),
         ):
-            low, high = wilson_interval(k, n)
+            low, high = wilson_interval(k, n, level=level)
             out[name] = (k / n if n else math.nan, low, high)
         return out
 
-    def advantage(self, z: float = Z95) -> tuple[float, float, float]:
-        """First-seat advantage: P(first wins) - P(second wins), with a
-        normal interval from the trinomial's variance, (p1 + p2 - (p1 - p2)^2)
-        / n, taken after adding half a game to each side (in the manner of
-        Agresti and Caffo, so that all-draw or one-sided samples still get an
-        interval of the right width)."""
-        n = self.games
-        z = _z(z)
-        if n == 0:
-            return (math.nan, math.nan, math.nan)
-        d = (self.first_wins - self.second_wins) / n
-        m = n + 1
-        p1, p2 = (self.first_wins + 0.5) / m, (self.second_wins + 0.5) / m
-        centre = p1 - p2
-        half = z * math.sqrt(max(p1 + p2 - centre * centre, 0.0) / m)
-        return (d, max(-1.0, centre - half), min(1.0, centre + half))
+    def advantage(
+        self, z: float | None = None, *, level: float | None = None
+    ) -> tuple[float, float, float]:
+        """First-seat advantage: P(first wins) - P(second wins) (a draw counts
+        0), with its interval at ``level`` (0.95 by default; ``z``, the older
+        spelling, gives the level of a normal interval of half-width z).
+        Newcombe's MOVER from Clopper-Pearson intervals of the two win rates
+        (:func:`fiverow.analysis.intervals.advantage_interval`): its exact
+        coverage is at least the level at the corners and edges too."""
+        lv = resolve_level(z, level)
+        d, low, high = advantage_interval(*self.counts, level=lv)
+        return (float(d), float(low), float(high))
 
-    def first_seat_score(self) -> tuple[float, float, float]:
-        """The first seat's score (wins + draws / 2, per game) with an interval."""
+    def advantage_p_value(self, alternative: str = "two-sided") -> float:
+        """p-value of "no first-seat advantage" that agrees with the interval
+        of :meth:`advantage` (p < 1 - level exactly when the interval excludes
+        0). ``alternative``: ``"two-sided"``, ``"greater"`` (the first seat is
+        favoured) or ``"less"``."""
+        return float(advantage_p_value(*self.counts, check_alternative(alternative)))
+
+    def first_seat_score(self, level: float = 0.95) -> tuple[float, float, float]:
+        """The first seat's score (wins + draws / 2, per game) with its
+        interval at ``level`` (the advantage's, as score = (1 + advantage) / 2)."""
         n = self.games
         if n == 0:
             return (math.nan, math.nan, math.nan)
-        d, low, high = self.advantage()
+        d, low, high = self.advantage(level=level)
         return ((d + 1) / 2, (low + 1) / 2, (high + 1) / 2)
 
 
@@ -123,6 +182,39 @@ def outcomes_from_winners(winners: npt.ArrayLike) -> Outcomes:
     """Outcomes from winning seats (0, 1; -1 for a draw or truncation)."""
     w = np.asarray(winners)
     return Outcomes(int(np.sum(w == 0)), int(np.sum(w < 0)), int(np.sum(w == 1)))
+
+
+def advantage_difference(
+    a: Outcomes, b: Outcomes, *, level: float = 0.95, alternative: str = "two-sided"
+) -> tuple[float, float, float, float]:
+    """Is the first-seat advantage of variant ``a`` different from that of
+    ``b``? ``(difference, low, high, p)``: the difference of the two
+    advantages with its ``level`` interval (MOVER from the two advantage
+    intervals) and the p-value of "no difference" that agrees with it."""
+    diffs = advantage_differences([a.counts], [b.counts], level=level, alternative=alternative)
+    return (float(diffs[0][0]), float(diffs[1][0]), float(diffs[2][0]), float(diffs[3][0]))
+
+
+def advantage_differences(
+    a: Sequence[tuple[int, int, int]],
+    b: Sequence[tuple[int, int, int]],
+    *,
+    level: float = 0.95,
+    alternative: str = "two-sided",
+) -> tuple[Any, Any, Any, Any]:
+    """:func:`advantage_difference` for many pairs at once: ``a[i]`` against
+    ``b[i]``, each a (first wins, draws, second wins) count. Arrays of
+    (difference, low, high, p); NaN where a variant has no games."""
+    alternative = check_alternative(alternative)
+    level = resolve_level(None, level)
+    fa, da, sa = np.asarray(a, dtype=np.float64).reshape(-1, 3).T
+    fb, db, sb = np.asarray(b, dtype=np.float64).reshape(-1, 3).T
+    ca, cb = (fa, da, sa), (fb, db, sb)
+    diff, low, high = advantage_difference_interval(ca, cb, level)
+    p = p_value_by_inversion(
+        lambda lv: advantage_difference_interval(ca, cb, lv)[1:], diff, alternative
+    )
+    return diff, low, high, p
 
 
 # ---- game lengths ----
@@ -148,9 +240,13 @@ def length_summary(lengths: npt.ArrayLike) -> dict[str, float]:
 # ---- tests between variants ----
 
 
-def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float, float]:
-    """Two-sided pooled z-test of p1 = p2: (z, p-value, Cohen's h effect size)."""
+def two_proportion_test(
+    k1: int, n1: int, k2: int, n2: int, alternative: str = "two-sided"
+) -> tuple[float, float, float]:
+    """Pooled z-test of p1 = p2: (z, p-value, Cohen's h effect size).
+    ``alternative``: ``"two-sided"``, ``"greater"`` (p1 > p2) or ``"less"``."""
     k1, n1, k2, n2 = (_count(k, v) for k, v in (("k1", k1), ("n1", n1), ("k2", k2), ("n2", n2)))
+    alternative = check_alternative(alternative)
     if k1 > n1 or k2 > n2:
         raise ValueError(f"need successes <= trials, got {k1} / {n1} and {k2} / {n2}")
     if n1 == 0 or n2 == 0:
@@ -160,19 +256,26 @@ def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> tuple[float, floa
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     h = 2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2))
     if se == 0:
-        return (0.0, 1.0, h)
+        return (0.0, 1.0 if alternative == "two-sided" else 0.5, h)
     z = (p1 - p2) / se
-    return (z, 2 * (1 - normal_cdf(abs(z))), h)
+    if alternative == "two-sided":
+        return (z, normal_two_sided_p(z), h)
+    return (z, normal_one_sided_p(z if alternative == "greater" else -z), h)
+
+
+def _check_table(table: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    t = np.asarray(table, dtype=np.float64)
+    if t.ndim != 2 or not np.all(np.isfinite(t)) or np.any(t < 0):
+        raise ValueError("a contingency table must be 2-D of finite non-negative counts")
+    return t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
 
 
 def chi_square_test(table: npt.ArrayLike) -> tuple[float, int, float, float]:
     """Pearson's chi-square test of independence of an r x c table of counts
     (variants x outcomes): (statistic, degrees of freedom, p-value, Cramér's V).
-    Columns or rows that are all zero are dropped."""
-    t = np.asarray(table, dtype=np.float64)
-    if t.ndim != 2 or not np.all(np.isfinite(t)) or np.any(t < 0):
-        raise ValueError("a chi-square table must be 2-D of finite non-negative counts")
-    t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
+    Columns or rows that are all zero are dropped. With an expected count
+    below 5 the chi-square p-value is unreliable: see :func:`exact_table_test`."""
+    t = _check_table(table)
     r, c = t.shape
     n = t.sum()
     if r < 2 or c < 2 or n == 0:
@@ -185,52 +288,70 @@ def chi_square_test(table: npt.ArrayLike) -> tuple[float, int, float, float]:
     return (stat, dof, p, v)
 
 
+def min_expected_count(table: npt.ArrayLike) -> float:
+    """The smallest expected count of a table under independence (inf for a
+    table with fewer than two non-empty rows or columns)."""
+    t = _check_table(table)
+    if min(t.shape) < 2:
+        return math.inf
+    return float((np.outer(t.sum(axis=1), t.sum(axis=0)) / t.sum()).min())
+
+
+def exact_table_test(table: npt.ArrayLike) -> float:
+    """Fisher's exact test of independence of a 2 x c table (Freeman and
+    Halton's extension beyond 2 x 2): with the margins fixed, every table
+    is enumerated and the p-value is the total probability of the tables no
+    more probable than the one observed. Enumeration is over the first row:
+    at most (smallest column + 1)^(c - 2) x (n + 1) tables."""
+    t = _check_table(table)
+    if min(t.shape) < 2:
+        return 1.0
+    if t.shape[0] != 2:
+        raise ValueError(f"the exact test takes a 2 x c table, got {t.shape[0]} rows")
+    cols = t.sum(axis=0).astype(np.int64)
+    row = int(t[0].sum())
+    n = int(cols.sum())
+    # every first row (x_1..x_c) with sum `row` and 0 <= x_j <= cols_j
+    rows = np.zeros((1, 0), dtype=np.int64)
+    for j, cj in enumerate(cols[:-1]):
+        rest = int(cols[j + 1 :].sum())
+        used = rows.sum(axis=1, keepdims=True)
+        x = np.arange(min(cj, row) + 1)
+        grid = np.concatenate(
+            [np.repeat(rows, len(x), axis=0), np.tile(x, len(rows))[:, None]], axis=1
+        )
+        left = row - (np.repeat(used, len(x), axis=0)[:, 0] + np.tile(x, len(rows)))
+        rows = grid[(left >= 0) & (left <= rest)]
+    last = row - rows.sum(axis=1)
+    rows = np.concatenate([rows, last[:, None]], axis=1)
+    logp = (
+        special.gammaln(cols + 1).sum()
+        - special.gammaln(rows + 1).sum(axis=1)
+        - special.gammaln(cols - rows + 1).sum(axis=1)
+        + special.gammaln(row + 1)
+        + special.gammaln(n - row + 1)
+        - special.gammaln(n + 1)
+    )
+    observed = logp[np.all(rows == t[0].astype(np.int64), axis=1)][0]
+    p = np.exp(logp[logp <= observed + 1e-7]).sum()
+    return float(min(1.0, p))
+
+
 def chi2_sf(x: float, k: int) -> float:
     """Survival function of the chi-square distribution with k degrees of
-    freedom (regularised upper incomplete gamma, by series or continued
-    fraction)."""
+    freedom (scipy's regularised upper incomplete gamma)."""
     if math.isnan(x):
         raise ValueError("chi2_sf of NaN")
     if x <= 0:
         return 1.0
     if math.isinf(x):
         return 0.0
-    return _gamma_q(k / 2.0, x / 2.0)
-
-
-def _gamma_q(a: float, x: float) -> float:
-    if x < a + 1:  # series for P, then Q = 1 - P
-        term = total = 1.0 / a
-        ap = a
-        for _ in range(1000):
-            ap += 1
-            term *= x / ap
-            total += term
-            if abs(term) < abs(total) * 1e-15:
-                break
-        return max(0.0, 1.0 - total * math.exp(-x + a * math.log(x) - math.lgamma(a)))
-    # Lentz's continued fraction for Q
-    b = x + 1 - a
-    c = 1e300
-    d = 1 / b
-    h = d
-    for i in range(1, 1000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return min(1.0, h * math.exp(-x + a * math.log(x) - math.lgamma(a)))
+    return float(special.chdtrc(k, x))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm-Bonferroni adjusted p-values (same order as given)."""
+    """Holm-Bonferroni adjusted p-values (same order as given). Every value
+    counts as a test: leave untestable ones out (see :func:`compare_variants`)."""
     bad = [p for p in p_values if not 0 <= p <= 1]  # NaN included: it would sort anywhere
     if bad:
         raise ValueError(f"p-values must be in [0, 1], got {bad}")
@@ -244,38 +365,80 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def holm_tested(p_values: Sequence[float]) -> list[float]:
+    """Holm over the p-values that are numbers; NaN (an untestable pair)
+    stays NaN and does not count among the tests."""
+    tested = [i for i, p in enumerate(p_values) if not math.isnan(p)]
+    adjusted = holm([p_values[i] for i in tested])
+    out = [math.nan] * len(p_values)
+    for i, p in zip(tested, adjusted, strict=True):
+        out[i] = p
+    return out
+
+
 @dataclass
 class Comparison:
-    """Two variants compared on the first seat's win rate and on the whole
-    outcome distribution (first wins, draws, second wins)."""
+    """Two variants compared three ways: the first seat's win rate (a draw
+    counts as not a win), the whole outcome distribution (first wins, draws,
+    second wins), and the first-seat advantage itself (a draw counts 0).
+    p-values are Holm-corrected over the pairs that could be tested (NaN:
+    untestable, e.g. a variant without games). Where an expected count is
+    below 5 the p-values are exact (Fisher), as ``p_method`` and
+    ``chi2_method`` say."""
 
     a: str
     b: str
     rate_a: float
     rate_b: float
     z: float
-    p_value: float  # two-proportion test of the first-seat win rates
+    p_value: float  # the first-seat win rates: z-test, or Fisher's exact test
     p_holm: float
     cohens_h: float
     chi2: float
-    chi2_p: float  # chi-square test of the 2 x 3 outcome table
+    chi2_p: float  # the 2 x 3 outcome table: chi-square, or Fisher-Freeman-Halton
     chi2_p_holm: float
     cramers_v: float
+    p_method: str = "z-test"
+    chi2_method: str = "chi-square"
+    advantage_a: float = math.nan
+    advantage_b: float = math.nan
+    advantage_diff: float = math.nan  # advantage_a - advantage_b
+    advantage_low: float = math.nan  # its interval at ``level``
+    advantage_high: float = math.nan
+    advantage_p: float = math.nan  # no difference (agrees with the interval)
+    advantage_p_holm: float = math.nan
+    level: float = 0.95
 
 
-def compare_variants(outcomes: Mapping[str, Outcomes]) -> list[Comparison]:
-    """Every pair of variants, with Holm-corrected p-values (over the pairs)."""
+def compare_variants(outcomes: Mapping[str, Outcomes], *, level: float = 0.95) -> list[Comparison]:
+    """Every pair of variants, with Holm-corrected p-values (over the pairs
+    that could be tested) and the difference of advantages with its interval
+    at ``level``."""
+    level = resolve_level(None, level)
     names = list(outcomes)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    diffs = advantage_differences(
+        [outcomes[a].counts for a, _ in pairs], [outcomes[b].counts for _, b in pairs], level=level
+    )
     rows = []
-    for a, b in pairs:
+    for index, (a, b) in enumerate(pairs):
         oa, ob = outcomes[a], outcomes[b]
         z, p, h = two_proportion_test(oa.first_wins, oa.games, ob.first_wins, ob.games)
-        table = [
-            [oa.first_wins, oa.draws, oa.second_wins],
-            [ob.first_wins, ob.draws, ob.second_wins],
+        rate_table = [
+            [oa.first_wins, oa.games - oa.first_wins],
+            [ob.first_wins, ob.games - ob.first_wins],
         ]
-        stat, _, p2, v = chi_square_test(table)
+        p_method = "z-test"
+        if not math.isnan(p) and min_expected_count(rate_table) < 5:
+            p, p_method = exact_table_test(rate_table), "Fisher exact"
+        table = [list(oa.counts), list(ob.counts)]
+        stat, dof, p2, v = chi_square_test(table)
+        chi2_method = "chi-square"
+        if oa.games == 0 or ob.games == 0:
+            p2 = math.nan
+        elif dof > 0 and min_expected_count(table) < 5:
+            p2, chi2_method = exact_table_test(table), "Fisher-Freeman-Halton exact"
+        diff, low, high, p_adv = (float(x[index]) for x in diffs)
         rows.append(
             Comparison(
                 a,
@@ -290,174 +453,24 @@ def compare_variants(outcomes: Mapping[str, Outcomes]) -> list[Comparison]:
                 p2,
                 math.nan,
                 v,
+                p_method,
+                chi2_method,
+                oa.advantage()[0],
+                ob.advantage()[0],
+                diff,
+                low,
+                high,
+                p_adv,
+                math.nan,
+                level,
             )
         )
-    ps = holm([r.p_value if not math.isnan(r.p_value) else 1.0 for r in rows])
-    p2s = holm([r.chi2_p for r in rows])
-    for r, ph, p2h in zip(rows, ps, p2s, strict=True):
-        r.p_holm, r.chi2_p_holm = ph, p2h
+    for field_p, field_holm in (
+        ("p_value", "p_holm"),
+        ("chi2_p", "chi2_p_holm"),
+        ("advantage_p", "advantage_p_holm"),
+    ):
+        adjusted = holm_tested([getattr(r, field_p) for r in rows])
+        for r, ph in zip(rows, adjusted, strict=True):
+            setattr(r, field_holm, ph)
     return rows
-
-
-# ---- sequential stopping ----
-
-
-@dataclass
-class SPRT:
-    """Wald's sequential probability ratio test of a Bernoulli rate: H0 p = p0
-    against H1 p = p1 (p1 > p0), with error rates alpha (rejecting H0 when it
-    holds) and beta (keeping H0 when H1 holds). Feed it successes and
-    failures; ``decision`` becomes ``"H0"`` or ``"H1"`` once the log
-    likelihood ratio crosses a bound."""
-
-    p0: float
-    p1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-    llr: float = 0.0
-    n: int = 0
-    decision: str | None = None
-    lower: float = field(init=False)
-    upper: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        if not 0 < self.p0 < self.p1 < 1:
-            raise ValueError(f"need 0 < p0 < p1 < 1, got p0={self.p0}, p1={self.p1}")
-        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
-            raise ValueError("alpha and beta must be in (0, 1)")
-        self.lower = math.log(self.beta / (1 - self.alpha))
-        self.upper = math.log((1 - self.beta) / self.alpha)
-
-    def update(self, successes: int, failures: int) -> str | None:
-        """Add outcomes (in order they are only counts: the LLR is a sum)."""
-        successes, failures = _count("successes", successes), _count("failures", failures)
-        if self.decision is None:
-            win = math.log(self.p1 / self.p0)
-            loss = math.log((1 - self.p1) / (1 - self.p0))
-            self.llr += successes * win + failures * loss
-            self.n += successes + failures
-            if self.llr >= self.upper:
-                self.decision = "H1"
-            elif self.llr <= self.lower:
-                self.decision = "H0"
-        return self.decision
-
-    def update_sequence(self, outcomes: npt.ArrayLike) -> str | None:
-        """Add outcomes one at a time (1 success, 0 failure), stopping at the
-        first crossing as a truly sequential test does."""
-        values = np.asarray(outcomes).ravel()
-        if not np.all((values == 0) | (values == 1)):
-            raise ValueError("outcomes must be 1 (success) or 0 (failure)")
-        for x in values:
-            if self.decision is not None:
-                break
-            self.update(int(x), 1 - int(x))
-        return self.decision
-
-
-def interval_width_reached(successes: int, trials: int, width: float) -> bool:
-    """Stop when the Wilson 95% interval is at most ``width`` wide."""
-    if trials == 0:
-        return False
-    low, high = wilson_interval(successes, trials)
-    return high - low <= width
-
-
-# ---- Elo ratings ----
-
-
-@dataclass
-class Ratings:
-    """Elo ratings of players (mean 0) with bootstrap 95% intervals."""
-
-    players: list[str]
-    elo: npt.NDArray[np.float64]
-    low: npt.NDArray[np.float64]
-    high: npt.NDArray[np.float64]
-
-    def as_dict(self) -> dict[str, tuple[float, float, float]]:
-        return {
-            p: (float(e), float(lo), float(hi))
-            for p, e, lo, hi in zip(self.players, self.elo, self.low, self.high, strict=True)
-        }
-
-
-def _games(
-    n_players: int, a: npt.ArrayLike, b: npt.ArrayLike, score: npt.ArrayLike
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Games as arrays, checked: players in 0..n_players-1, scores in [0, 1]."""
-    if isinstance(n_players, bool) or not isinstance(n_players, int) or n_players < 1:
-        raise ValueError(f"need at least one player, got {n_players!r}")
-    a_, b_, s = np.asarray(a), np.asarray(b), np.asarray(score, dtype=np.float64)
-    if not (a_.shape == b_.shape == s.shape and a_.ndim == 1):
-        raise ValueError(
-            f"a, b and score must be 1-D of one length: {a_.shape}, {b_.shape}, {s.shape}"
-        )
-    for name, x in (("a", a_), ("b", b_)):
-        if x.size and (x.dtype.kind not in "iu" or x.min() < 0 or x.max() >= n_players):
-            raise ValueError(f"{name} must hold player indices 0..{n_players - 1}")
-    if not np.all((s >= 0) & (s <= 1)):
-        raise ValueError("scores must be in [0, 1] (1 win, 0.5 draw, 0 loss)")
-    return a_.astype(np.int64), b_.astype(np.int64), s
-
-
-def fit_elo(
-    n_players: int, a: npt.ArrayLike, b: npt.ArrayLike, score: npt.ArrayLike, iters: int = 500
-) -> npt.NDArray[np.float64]:
-    """Maximum-likelihood Elo ratings (mean 0) from games between players
-    a[i] and b[i] with a's score score[i] (1 win, 0.5 draw, 0 loss): the
-    Bradley-Terry model with draws as half a win each way, fitted by
-    Hunter's MM iterations; a prior of one draw against a rating-0 player
-    keeps unbeaten players finite."""
-    ia, ib, s = _games(n_players, a, b, score)
-    wins = np.zeros(n_players)
-    np.add.at(wins, ia, s)
-    np.add.at(wins, ib, 1 - s)
-    games = np.zeros((n_players, n_players))
-    np.add.at(games, (ia, ib), 1)
-    games = games + games.T
-    gamma = np.ones(n_players)
-    for _ in range(iters):
-        denom = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        # the prior: one draw (half a win) against a virtual player of strength 1
-        new = (wins + 0.5) / (denom + 1.0 / (gamma + 1.0))
-        new /= math.exp(np.mean(np.log(new)))
-        if np.max(np.abs(new - gamma) / gamma) < 1e-10:
-            gamma = new
-            break
-        gamma = new
-    elo = 400 * np.log10(gamma)
-    return elo - elo.mean()
-
-
-def elo_ratings(
-    players: Sequence[str],
-    a: npt.ArrayLike,
-    b: npt.ArrayLike,
-    score: npt.ArrayLike,
-    bootstrap: int = 200,
-    seed: int = 0,
-) -> Ratings:
-    """Elo ratings with parametric-bootstrap 95% intervals: the same games
-    re-played from the fitted model (each pairing's draws at its observed
-    rate), the ratings refitted, percentiles taken. Resampling the observed
-    games instead would give a clean sweep an interval of zero width."""
-    n = len(players)
-    ia, ib, s = _games(n, a, b, score)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 1:
-        raise ValueError(f"bootstrap must be a positive integer, got {bootstrap!r}")
-    elo = fit_elo(n, ia, ib, s)
-    # the model's chance that a beats b, and each pairing's draw rate
-    p_win = 1.0 / (1.0 + 10.0 ** ((elo[ib] - elo[ia]) / 400.0))
-    pair = np.minimum(ia, ib) * n + np.maximum(ia, ib)
-    draws = np.bincount(pair, weights=(s == 0.5), minlength=n * n)
-    counts = np.maximum(np.bincount(pair, minlength=n * n), 1)
-    p_draw = (draws / counts)[pair]
-    rng = np.random.default_rng(seed)
-    samples = np.empty((bootstrap, n))
-    for k in range(bootstrap):
-        u = rng.random(len(s))
-        resampled = np.where(u < p_draw, 0.5, (u < p_draw + (1 - p_draw) * p_win) * 1.0)
-        samples[k] = fit_elo(n, ia, ib, resampled, iters=200)
-    low, high = np.percentile(samples, [2.5, 97.5], axis=0)
-    return Ratings(list(players), elo, np.minimum(low, elo), np.maximum(high, elo))

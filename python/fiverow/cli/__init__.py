@@ -222,12 +222,20 @@ def _balance(args: argparse.Namespace) -> int:
     if args.out is not None:
         balance.check_report_dir(args.out)  # before the games: they may take hours
     if args.dataset:
-        report = balance.from_dataset(args.dataset)
+        report = balance.from_dataset(args.dataset, level=args.level)
     else:
         names = _parse_variants(args.variants) if args.variants else preset_names()
         stop = None
         if args.stop:
-            stop = balance.StopRule(args.stop, delta=args.delta, width=args.width)
+            stop = balance.StopRule(
+                args.stop,
+                delta=args.delta,
+                alpha=args.alpha,
+                beta=args.beta,
+                width=args.width,
+                of=args.width_of.replace("-", "_"),
+                level=args.level,
+            )
         report = balance.run(
             names,
             split_players(args.players),
@@ -236,8 +244,10 @@ def _balance(args: argparse.Namespace) -> int:
             num_threads=args.threads,
             swap=args.swap,
             stop=stop,
+            boards=args.boards,
             params=parse_params(args.param),
             progress=not args.quiet,
+            level=args.level,
         )
     if args.ladder:
         variant = report.results[0].variant
@@ -248,6 +258,7 @@ def _balance(args: argparse.Namespace) -> int:
             seed=args.seed,
             num_threads=args.threads,
             params=parse_params(args.param),
+            level=args.level,
         )
     if args.json:
         print(json.dumps(report.to_json(), default=str))
@@ -354,8 +365,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="end a variant once decided: SPRT on the first seat's share of decisive "
         "games, or an interval width",
     )
-    p.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is p = 0.5 + delta")
-    p.add_argument("--width", type=float, default=0.05, help="target 95%% interval width")
+    p.add_argument("--delta", type=float, default=0.1, help="SPRT: H1 is p = 0.5 +- delta")
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="SPRT: chance of naming a favoured seat when the seats are even (overall)",
+    )
+    p.add_argument(
+        "--beta", type=float, default=0.05, help="SPRT: chance of missing an edge of delta"
+    )
+    p.add_argument("--width", type=float, default=0.05, help="target interval width")
+    p.add_argument(
+        "--width-of",
+        choices=["first-seat-win", "advantage"],
+        default="first-seat-win",
+        help="the interval --stop width looks at: the first-seat win rate or the advantage",
+    )
+    p.add_argument(
+        "--boards",
+        type=int,
+        default=None,
+        help="boards per variant: with --stop, the games per round "
+        "(default: --games, at most 1024)",
+    )
+    p.add_argument("--level", type=float, default=0.95, help="confidence level of every interval")
     p.add_argument("--dataset", default=None, help="read the games of a dataset instead")
     p.add_argument(
         "--ladder",

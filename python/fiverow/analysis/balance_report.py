@@ -1,0 +1,246 @@
+"""The balance report: per-variant results, the pairwise comparisons, and
+their text forms (terminal table, Markdown, JSON) and files."""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .stats import Comparison, Outcomes, Ratings, length_summary
+
+
+@dataclass
+class VariantResult:
+    variant: str
+    outcomes: Outcomes
+    lengths: npt.NDArray[np.int64]
+    win_cells: npt.NDArray[np.int64]  # [height, width]: winning moves per cell
+    decision: str | None = None  # the stop rule's verdict, if one was used
+    # the winning seat of every game in the order played (-1: draw or truncated)
+    winners: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    def summary(self, level: float = 0.95) -> dict[str, Any]:
+        rates = self.outcomes.rates(level)
+        adv = self.outcomes.advantage(level=level)
+        return {
+            "variant": self.variant,
+            "games": self.outcomes.games,
+            "first_seat_wins": self.outcomes.first_wins,
+            "draws": self.outcomes.draws,
+            "second_seat_wins": self.outcomes.second_wins,
+            **{f"{k}_rate": list(v) for k, v in rates.items()},
+            "first_seat_advantage": list(adv),
+            "first_seat_advantage_p": self.outcomes.advantage_p_value(),
+            "length": length_summary(self.lengths),
+            "decision": self.decision,
+        }
+
+
+@dataclass
+class BalanceReport:
+    results: list[VariantResult]
+    comparisons: list[Comparison]
+    settings: dict[str, Any]
+    ratings: dict[str, Ratings] = field(default_factory=dict)
+
+    @property
+    def level(self) -> float:
+        return float(self.settings.get("level", 0.95))
+
+    # ---- text ----
+
+    def table(self) -> str:
+        """A terminal table: one line per variant."""
+        head = (
+            f"{'variant':<18}{'games':>7}  {'first seat wins':<24}{'draws':<24}"
+            f"{'second seat wins':<24}{'advantage':<24}{'p':>7}{'length':>8}"
+        )
+        lines = [head]
+        for r in self.results:
+            rates = r.outcomes.rates(self.level)
+            cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
+            adv = _fmt(*r.outcomes.advantage(level=self.level), signed=True)
+            mean = np.mean(r.lengths) if len(r.lengths) else math.nan
+            lines.append(
+                f"{r.variant:<18}{r.outcomes.games:>7}  {cells[0]:<24}{cells[1]:<24}"
+                f"{cells[2]:<24}{adv:<24}{_p(r.outcomes.advantage_p_value()):>7}{mean:>8.1f}"
+            )
+        return "\n".join(lines)
+
+    def markdown(self, plots: Sequence[str] = ()) -> str:
+        s = self.settings
+        pct = f"{100 * self.level:g}%"
+        stopped = s.get("stop") is not None
+        lines = [
+            "# Variant balance",
+            "",
+            f"Players: {', '.join(s['players'])}"
+            + (" (each pairing both ways round)" if s.get("swap") else "")
+            + f"; {s['source']}; seed {s.get('seed')}.",
+            "",
+            f"Rates (shares of all games) with Wilson {pct} intervals. The first-seat "
+            "advantage is P(first wins) - P(second wins), a draw counting 0, with a "
+            f"{pct} interval (MOVER from Clopper-Pearson intervals of the two win rates); "
+            "p is the two-sided p-value of no advantage that agrees with that interval "
+            f"(p < {1 - self.level:.2g} exactly when it excludes 0). Truncated games "
+            "count as draws.",
+        ]
+        if stopped:
+            lines += ["", _stop_sentence(s["stop"], s.get("games_per_variant"))]
+        head = (
+            "| variant | games | first seat wins | draws | second seat wins "
+            "| first-seat advantage | p | mean length |"
+        )
+        rule = "|---|---|---|---|---|---|---|---|"
+        if stopped:
+            head, rule = head + " verdict |", rule + "---|"
+        lines += ["", head, rule]
+        for r in self.results:
+            rates = r.outcomes.rates(self.level)
+            cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
+            adv = _fmt(*r.outcomes.advantage(level=self.level), signed=True)
+            mean = np.mean(r.lengths) if len(r.lengths) else math.nan
+            row = (
+                f"| {r.variant} | {r.outcomes.games} | {cells[0]} | {cells[1]} | {cells[2]} "
+                f"| {adv} | {_p(r.outcomes.advantage_p_value())} | {mean:.1f} |"
+            )
+            if stopped:
+                row += f" {r.decision or 'none (cap reached)'} |"
+            lines.append(row)
+        if self.comparisons:
+            lines += self._comparisons_markdown(pct)
+        for variant, ratings in self.ratings.items():
+            lines += ["", f"## Ratings on {variant}", ""]
+            lines += [f"| player | Elo | {100 * ratings.level:g}% interval |", "|---|---|---|"]
+            for p, (e, lo, hi) in ratings.as_dict().items():
+                lines.append(f"| {p} | {e:+.0f} | [{lo:+.0f}, {hi:+.0f}] |")
+        if plots:
+            lines += ["", "## Plots", ""]
+            lines += [f"![{Path(p).stem}]({p})" for p in plots]
+        return "\n".join(lines) + "\n"
+
+    def _comparisons_markdown(self, pct: str) -> list[str]:
+        cs = self.comparisons
+        tested = sum(not math.isnan(c.advantage_p) for c in cs)
+        exact_rate = sum(c.p_method != "z-test" for c in cs)
+        exact_table = sum(c.chi2_method != "chi-square" for c in cs)
+        lines = [
+            "",
+            "## Pairwise comparisons",
+            "",
+            f"Holm's correction is over the {tested} pairs that could be tested. "
+            "**Advantage**: the difference of the two first-seat advantages with its "
+            f"{pct} interval (MOVER from the two advantage intervals) and the p-value of "
+            "no difference that agrees with it. **Win rate**: the first seat's win rates "
+            "(a draw counts as not a win) by a two-proportion z-test (Cohen's h), or "
+            "Fisher's exact test where an expected count is below 5 "
+            f"({exact_rate} of {len(cs)} pairs). **Outcome**: the whole 2 x 3 table "
+            "(first wins, draws, second wins) by Pearson's chi-square test (Cramér's V), "
+            "or the Fisher-Freeman-Halton exact test where an expected count is below 5 "
+            f"({exact_table} of {len(cs)} pairs).",
+            "",
+            "| variants | advantages | difference | p | p (Holm) | win rates | z | p (Holm) "
+            "| h | outcome p (Holm) | V |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for c in cs:
+            rate_p = _p(c.p_holm) + ("" if c.p_method == "z-test" else " (exact)")
+            table_p = _p(c.chi2_p_holm) + ("" if c.chi2_method == "chi-square" else " (exact)")
+            lines.append(
+                f"| {c.a} vs {c.b} | {c.advantage_a:+.3f} vs {c.advantage_b:+.3f} "
+                f"| {_fmt(c.advantage_diff, c.advantage_low, c.advantage_high, signed=True)} "
+                f"| {_p(c.advantage_p)} | {_p(c.advantage_p_holm)} "
+                f"| {c.rate_a:.3f} vs {c.rate_b:.3f} | {c.z:.2f} | {rate_p} "
+                f"| {c.cohens_h:.3f} | {table_p} | {c.cramers_v:.3f} |"
+            )
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "settings": self.settings,
+            "variants": [r.summary(self.level) for r in self.results],
+            "comparisons": [c.__dict__ for c in self.comparisons],
+            "ratings": {v: r.as_dict() for v, r in self.ratings.items()},
+        }
+
+    # ---- files ----
+
+    def plot(self, directory: str | Path) -> list[Path]:
+        """PNG plots: win rates with error bars, game-length histograms, and a
+        heat map of winning-move cells per variant."""
+        from . import balance_plots
+
+        return balance_plots.write_all(self, Path(directory))
+
+    def write(self, directory: str | Path, plots: bool = True) -> dict[str, Path]:
+        """report.md, report.json and (with ``plots``) the PNGs in a directory."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        images = self.plot(out) if plots else []
+        md = out / "report.md"
+        md.write_text(self.markdown([p.name for p in images]))
+        js = out / "report.json"
+        js.write_text(json.dumps(self.to_json(), indent=1, default=_json_default) + "\n")
+        return {"markdown": md, "json": js, **{p.stem: p for p in images}}
+
+
+def _stop_sentence(stop: dict[str, Any], cap: int | None) -> str:
+    level = f"{100 * stop.get('level', 0.95):g}%"
+    if stop["kind"] == "width":
+        what = (
+            "first-seat advantage"
+            if stop.get("of", "first_seat_win") == "advantage"
+            else "first-seat win rate"
+        )
+        rule = f"once the {level} interval of its {what} was at most {stop['width']:g} wide"
+    else:
+        rule = (
+            "at the SPRT verdict on its decisive games (two one-sided tests of the "
+            f"first seat's share, 0.5 against 0.5 +- {stop['delta']:g}, each at alpha / 2 = "
+            f"{stop['alpha'] / 2:g}, beta = {stop['beta']:g})"
+        )
+    return f"Each variant stopped {rule}, or at {cap} games; rounds are checked as they end."
+
+
+def check_report_dir(directory: str | Path) -> Path:
+    """Make sure the report can be written to ``directory`` (created if need
+    be) before any game is played: a long study is not lost to a bad path."""
+    out = Path(directory)
+    if not str(directory).strip():
+        raise ValueError("the report directory is empty: name a directory (CLI: --out)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise OSError(f"cannot write the report to '{out}': {e.strerror or e}") from None
+    return out
+
+
+def _json_default(x: Any) -> Any:
+    if isinstance(x, np.integer | np.floating):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"cannot serialise {type(x).__name__}")
+
+
+def _fmt(rate: float, low: float, high: float, signed: bool = False) -> str:
+    if math.isnan(rate):
+        return "-"
+    sign = "+" if signed else ""
+    return f"{rate:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+
+
+def _p(p: float) -> str:
+    if math.isnan(p):
+        return "-"
+    return f"{p:.2g}" if p >= 1e-4 else "<1e-4"
