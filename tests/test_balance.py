@@ -154,6 +154,38 @@ def test_json_is_serialisable_and_matches_the_results(report):
     assert back["comparisons"][0]["a"] == "freestyle" and "chi2_p_holm" in back["comparisons"][0]
 
 
+def test_a_report_is_rebuilt_from_its_json(report, tmp_path):
+    """report.json keeps every game: the report rebuilt from it is the same,
+    and the statistics can be recomputed at another level without replaying."""
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report.to_json()))
+    back = balance.from_report(path)
+    assert back.markdown() == report.markdown()
+    for a, b in zip(back.results, report.results, strict=True):
+        np.testing.assert_array_equal(a.winners, b.winners)
+        np.testing.assert_array_equal(a.win_cells, b.win_cells)
+    at90 = balance.from_report(path, level=0.9)
+    assert at90.settings["level"] == 0.9
+    assert at90.results[0].outcomes.advantage(level=0.9) == pytest.approx(
+        tuple(at90.to_json()["variants"][0]["first_seat_advantage"])
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"settings": {}, "variants": [{"variant": "x"}]}))
+    with pytest.raises(ValueError, match="games recorded"):
+        balance.from_report(bad)
+
+
+def test_cli_balance_from_a_report(report, tmp_path, capsys):
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report.to_json()))
+    out_dir = tmp_path / "again"
+    argv = ["balance", "--report", str(path), "--no-plots", "--out", str(out_dir), "--quiet"]
+    assert cli.main(argv) == 0
+    assert (out_dir / "report.md").read_text() == report.markdown()
+    assert cli.main(["balance", "--report", str(path), "--dataset", str(path)]) != 0
+    assert "give one" in capsys.readouterr().err
+
+
 def test_write_report_and_plots(report, tmp_path):
     files = report.write(tmp_path / "out")
     assert set(files) == {"markdown", "json", "win_rates", "lengths", "win_cells"}

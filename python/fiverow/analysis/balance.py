@@ -22,6 +22,7 @@ dataset written by ``fiverow generate`` can be read instead of playing.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,7 @@ __all__ = [
     "VariantResult",
     "check_report_dir",
     "from_dataset",
+    "from_report",
     "ladder",
     "run",
 ]
@@ -367,6 +369,42 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
         }
     outcomes = {r.variant: r.outcomes for r in results}
     return BalanceReport(results, compare_variants(outcomes, level=level), settings)
+
+
+def from_report(path: str | Path, *, level: float | None = None) -> BalanceReport:
+    """A report rebuilt from the ``report.json`` of an earlier one (which
+    keeps every game's winner and length and the winning cells): the
+    statistics are computed afresh, at ``level`` (default: the report's), so
+    a long study need not be played again to be re-analysed."""
+    doc = json.loads(Path(path).read_text())
+    try:
+        settings = dict(doc["settings"])
+        results = []
+        for v in doc["variants"]:
+            rec = v["record"]
+            winners = np.asarray(rec["winners"], dtype=np.int64)
+            r = VariantResult(
+                v["variant"],
+                outcomes_from_winners(winners),
+                np.asarray(rec["lengths"], dtype=np.int64),
+                np.asarray(rec["win_cells"], dtype=np.int64),
+                v.get("decision"),
+                winners,
+            )
+            results.append(r)
+    except (KeyError, TypeError) as e:
+        raise ValueError(
+            f"{path} is not a balance report.json with its games recorded (missing {e})"
+        ) from None
+    level = check_level(settings.get("level", 0.95) if level is None else level)
+    settings["level"] = level
+    report = BalanceReport(
+        results, compare_variants({r.variant: r.outcomes for r in results}, level=level), settings
+    )
+    for variant, rows in doc.get("ratings", {}).items():
+        values = np.asarray(list(rows.values()), dtype=np.float64).reshape(-1, 3)
+        report.ratings[variant] = Ratings(list(rows), values[:, 0], values[:, 1], values[:, 2])
+    return report
 
 
 def ladder(

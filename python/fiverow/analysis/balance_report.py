@@ -41,6 +41,12 @@ class VariantResult:
             "first_seat_advantage_p": self.outcomes.advantage_p_value(),
             "length": length_summary(self.lengths),
             "decision": self.decision,
+            # every game, so that the report can be rebuilt (from_report)
+            "record": {
+                "winners": self.winners.tolist(),
+                "lengths": self.lengths.tolist(),
+                "win_cells": self.win_cells.tolist(),
+            },
         }
 
 

@@ -221,8 +221,13 @@ def _balance(args: argparse.Namespace) -> int:
     _check_threads(args)
     if args.out is not None:
         balance.check_report_dir(args.out)  # before the games: they may take hours
-    if args.dataset:
-        report = balance.from_dataset(args.dataset, level=args.level)
+    if args.dataset and args.report:
+        raise ValueError("--dataset and --report both name the games: give one")
+    level = 0.95 if args.level is None else args.level
+    if args.report:
+        report = balance.from_report(args.report, level=args.level)
+    elif args.dataset:
+        report = balance.from_dataset(args.dataset, level=level)
     else:
         names = _parse_variants(args.variants) if args.variants else preset_names()
         stop = None
@@ -234,7 +239,7 @@ def _balance(args: argparse.Namespace) -> int:
                 beta=args.beta,
                 width=args.width,
                 of=args.width_of.replace("-", "_"),
-                level=args.level,
+                level=level,
             )
         report = balance.run(
             names,
@@ -247,7 +252,7 @@ def _balance(args: argparse.Namespace) -> int:
             boards=args.boards,
             params=parse_params(args.param),
             progress=not args.quiet,
-            level=args.level,
+            level=level,
         )
     if args.ladder:
         variant = report.results[0].variant
@@ -258,7 +263,7 @@ def _balance(args: argparse.Namespace) -> int:
             seed=args.seed,
             num_threads=args.threads,
             params=parse_params(args.param),
-            level=args.level,
+            level=level,
         )
     if args.json:
         print(json.dumps(report.to_json(), default=str))
@@ -389,8 +394,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="boards per variant: with --stop, the games per round "
         "(default: --games, at most 1024)",
     )
-    p.add_argument("--level", type=float, default=0.95, help="confidence level of every interval")
+    p.add_argument(
+        "--level",
+        type=float,
+        default=None,
+        help="confidence level of every interval (default 0.95; with --report, the report's)",
+    )
     p.add_argument("--dataset", default=None, help="read the games of a dataset instead")
+    p.add_argument(
+        "--report",
+        default=None,
+        help="read the games of an earlier report.json instead (statistics computed afresh)",
+    )
     p.add_argument(
         "--ladder",
         default="",
