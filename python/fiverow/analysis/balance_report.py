@@ -119,7 +119,7 @@ class BalanceReport:
                 f"| {adv} | {_p(r.outcomes.advantage_p_value())} | {mean:.1f} |"
             )
             if stopped:
-                row += f" {r.decision or 'none (cap reached)'} |"
+                row += f" {r.decision or 'undecided'} |"
             lines.append(row)
         if self.comparisons:
             lines += self._comparisons_markdown(pct)

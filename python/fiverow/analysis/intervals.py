@@ -6,11 +6,12 @@ of one trinomial (first wins, draws, second wins). Its interval is Newcombe's
 MOVER ("method of variance estimates recovery", Newcombe 1998; Zou and
 Donner 2008): each end of the interval of the difference is recovered from
 the Clopper-Pearson intervals of the two cells and their estimated
-correlation. Exact coverage, by enumeration of every trinomial outcome, is at
-least the nominal level on grids that include the corners, the no-draw edge
-and the all-draw edge, at n = 40 and n = 2000 (tests/test_stats.py and
-docs/balance/coverage.py); the price is a little width: about 9% more than a
-score interval at n = 40, about 1% at n = 2000.
+correlation. Exact coverage, by enumeration of every trinomial outcome, is
+at least 0.95 at a level of 0.95 on grids that include the corners, the
+no-draw edge and the all-draw edge, at n = 40 and n = 2000, and at n = 40
+within 0.001 of the level at levels 0.8 to 0.99 (tests/test_stats.py;
+benchmarks/advantage_coverage.py scans the grid). The price is a little
+width over a score interval, whose coverage falls to 0.88 next to a corner.
 
 Every function takes ``level`` (the confidence, 0.95 by default) and works on
 scalars or NumPy arrays alike (arrays broadcast), so that coverage can be
