@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .stats import Comparison, Outcomes, Ratings, length_summary
+from .stats import Comparison, Outcomes, Ratings, holm_tested, length_summary
 
 
 @dataclass
@@ -61,6 +61,12 @@ class BalanceReport:
     def level(self) -> float:
         return float(self.settings.get("level", 0.95))
 
+    def advantage_p_values(self) -> list[tuple[float, float]]:
+        """Each variant's p-value of no first-seat advantage, and the same
+        Holm-corrected over the variants (those with games)."""
+        raw = [r.outcomes.advantage_p_value() for r in self.results]
+        return list(zip(raw, holm_tested(raw), strict=True))
+
     # ---- text ----
 
     def table(self) -> str:
@@ -96,27 +102,27 @@ class BalanceReport:
             "advantage is P(first wins) - P(second wins), a draw counting 0, with a "
             f"{pct} interval (MOVER from Clopper-Pearson intervals of the two win rates); "
             "p is the two-sided p-value of no advantage that agrees with that interval "
-            f"(p < {1 - self.level:.2g} exactly when it excludes 0). Truncated games "
-            "count as draws.",
+            f"(p < {1 - self.level:.2g} exactly when it excludes 0), and Holm-corrected "
+            "over the variants. Truncated games count as draws.",
         ]
         if stopped:
             lines += ["", _stop_sentence(s["stop"], s.get("games_per_variant"))]
         head = (
             "| variant | games | first seat wins | draws | second seat wins "
-            "| first-seat advantage | p | mean length |"
+            "| first-seat advantage | p | p (Holm) | mean length |"
         )
-        rule = "|---|---|---|---|---|---|---|---|"
+        rule = "|---|---|---|---|---|---|---|---|---|"
         if stopped:
             head, rule = head + " verdict |", rule + "---|"
         lines += ["", head, rule]
-        for r in self.results:
+        for r, (p, p_holm) in zip(self.results, self.advantage_p_values(), strict=True):
             rates = r.outcomes.rates(self.level)
             cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
             adv = _fmt(*r.outcomes.advantage(level=self.level), signed=True)
             mean = np.mean(r.lengths) if len(r.lengths) else math.nan
             row = (
                 f"| {r.variant} | {r.outcomes.games} | {cells[0]} | {cells[1]} | {cells[2]} "
-                f"| {adv} | {_p(r.outcomes.advantage_p_value())} | {mean:.1f} |"
+                f"| {adv} | {_p(p)} | {_p(p_holm)} | {mean:.1f} |"
             )
             if stopped:
                 row += f" {r.decision or 'undecided'} |"
@@ -126,8 +132,8 @@ class BalanceReport:
         for variant, ratings in self.ratings.items():
             lines += ["", f"## Ratings on {variant}", ""]
             lines += [f"| player | Elo | {100 * ratings.level:g}% interval |", "|---|---|---|"]
-            for p, (e, lo, hi) in ratings.as_dict().items():
-                lines.append(f"| {p} | {e:+.0f} | [{lo:+.0f}, {hi:+.0f}] |")
+            for player, (e, lo, hi) in ratings.as_dict().items():
+                lines.append(f"| {player} | {e:+.0f} | [{lo:+.0f}, {hi:+.0f}] |")
         if plots:
             lines += ["", "## Plots", ""]
             lines += [f"![{Path(p).stem}]({p})" for p in plots]
@@ -170,9 +176,12 @@ class BalanceReport:
         return lines
 
     def to_json(self) -> dict[str, Any]:
+        variants = [r.summary(self.level) for r in self.results]
+        for v, (_, p_holm) in zip(variants, self.advantage_p_values(), strict=True):
+            v["first_seat_advantage_p_holm"] = p_holm
         return {
             "settings": self.settings,
-            "variants": [r.summary(self.level) for r in self.results],
+            "variants": variants,
             "comparisons": [c.__dict__ for c in self.comparisons],
             "ratings": {v: r.as_dict() for v, r in self.ratings.items()},
         }
@@ -194,7 +203,7 @@ class BalanceReport:
         md = out / "report.md"
         md.write_text(self.markdown([p.name for p in images]))
         js = out / "report.json"
-        js.write_text(json.dumps(self.to_json(), indent=1, default=_json_default) + "\n")
+        js.write_text(_json_text(self.to_json()) + "\n")
         return {"markdown": md, "json": js, **{p.stem: p for p in images}}
 
 
@@ -229,6 +238,23 @@ def check_report_dir(directory: str | Path) -> Path:
     except OSError as e:
         raise OSError(f"cannot write the report to '{out}': {e.strerror or e}") from None
     return out
+
+
+def _json_text(doc: dict[str, Any]) -> str:
+    """The report as indented JSON, except each game record's lists, which
+    go on one line each (24000 games are not 50000 lines)."""
+    compact: dict[str, str] = {}
+    for i, v in enumerate(doc.get("variants", [])):
+        record = v.get("record")
+        if record:
+            for key, values in record.items():
+                mark = f"@record-{i}-{key}@"
+                compact[f'"{mark}"'] = json.dumps(values, default=_json_default)
+                record[key] = mark
+    text = json.dumps(doc, indent=1, default=_json_default)
+    for mark, values in compact.items():
+        text = text.replace(mark, values, 1)
+    return text
 
 
 def _json_default(x: Any) -> Any:

@@ -71,6 +71,7 @@ __all__ = [
     "exact_table_test",
     "fit_elo",
     "holm",
+    "holm_tested",
     "interval_width_reached",
     "length_summary",
     "normal_cdf",
