@@ -42,6 +42,7 @@ from .intervals import (
     p_value_by_inversion,
     resolve_level,
     wilson,
+    z_of,
 )
 from .sequential import (
     SPRT,
@@ -103,7 +104,7 @@ def wilson_interval(
 def _z_for(z: float | None, level: float | None) -> float:
     if z is not None and level is None:
         return check_z(z)
-    return float(special.ndtri(0.5 + resolve_level(z, level) / 2))
+    return z_of(resolve_level(z, level))
 
 
 def normal_cdf(x: float) -> float:
