@@ -158,7 +158,7 @@ def enumerated(request):
 def test_advantage_interval_exact_coverage(enumerated, probs):
     """Coverage summed exactly over every outcome: at least level - 0.02
     (the issue's target); in fact at least the level itself at these points
-    (the full grid scan is docs/balance/coverage.py)."""
+    (the full grid scan is benchmarks/advantage_coverage.py)."""
     n, counts, low, high = enumerated
     truth = probs[0] - probs[2]
     pmf = trinomial_pmf(counts, probs)
