@@ -146,6 +146,28 @@ def test_corrupt_states_are_caught(driver):
     assert all(v.startswith("bad") for v in verdicts[1:]), verdicts
 
 
+MODLINSEQ_BOARDS = [
+    {"order": 3, "edge": "bounce", "modulus": 6, "copies": 6},
+    {"geometry": "tess", "order": 2, "modulus": 7, "copies": 6},
+    {"order": 4, "edge": "wall", "modulus": 9},
+]
+
+
+@pytest.mark.parametrize("overrides", MODLINSEQ_BOARDS, ids=["bounce", "tess", "wall"])
+def test_modlinseq_derived_data_is_checked(driver, overrides):
+    """Every byte of the values each empty cell allows (kept step by step, see
+    csrc/modlinseq.h) and of the turn's tiles, flipped, is refused by the
+    state check: a corrupt mask cannot be loaded with set_state."""
+    p = params_text("modlinseq", **overrides)
+    script = [f"new 4 1 0 0 0 3 {p}"]
+    for steps in (1, 9, 30):
+        script += [f"random {steps}", *(f"corrupt_derived {i}" for i in range(4))]
+    out = run(driver, "\n".join(script) + "\n")
+    assert len(out) == len(script) and all(line.startswith("ok") for line in out), out
+    flips = [line for cmd, line in zip(script, out, strict=True) if cmd.startswith("corrupt")]
+    assert flips == ["ok 0"] * 12
+
+
 def test_thread_count_does_not_change_play(driver):
     for preset in ("freestyle", "strip"):
         p = params_text(preset)

@@ -13,6 +13,10 @@
  *                                    observation kinds; prints a checksum
  *   corrupt BOARD OFFSET             flip a byte of the state, then check it
  *   clone SRC DST                    copy a board, then check it
+ *   corrupt_derived BOARD            flip each byte of the data derived from
+ *                                    the position (and MODLINSEQ's turn count
+ *                                    and placed tiles) in turn; prints how many
+ *                                    flips the state check let through
  *   windows K                        number of K-cell windows of the geometry
  *   wins K                           K random steps; after each, every board's
  *                                    winning moves compared with a scan of
@@ -32,6 +36,7 @@
  *                                    written); the last round is replayed and
  *                                    compared; prints games, steps, mismatches
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +45,7 @@
 #include "batch.h"
 #include "game.h"
 #include "h5writer.h"
+#include "modlinseq.h"
 #include "protocol.h"
 #include "replay.h"
 #include "search.h"
@@ -518,6 +524,36 @@ static void cmd_views(int board)
     printf("ok %016llx\n", (unsigned long long)h);
 }
 
+/* Flip each byte of [from, to) of a board's state in turn; how many flips
+ * did batch_check_state accept? */
+static int flips_accepted(const group *g, int board, size_t from, size_t to)
+{
+    uint8_t *state = (uint8_t *)group_board(g, board);
+    int accepted = 0;
+    for (size_t at = from; at < to; at++) {
+        state[at] ^= 0x5a;
+        accepted += batch_check_state(g, state, g->v.state_size) == NULL;
+        state[at] ^= 0x5a;
+    }
+    return accepted;
+}
+
+static void cmd_corrupt_derived(char *args)
+{
+    const group *g = &B->groups[0];
+    const variant *v = &g->v;
+    int board = atoi(args), accepted = flips_accepted(g, board, v->off_lines, v->derived_end);
+    if (v->off_modlinseq) {
+        size_t ms = v->off_modlinseq, turn_tiles = ms + offsetof(modlinseq_state, turn_tiles);
+        size_t placed = (size_t)((uint8_t *)modlinseq_placed(v, group_board(g, board)) -
+                                 (uint8_t *)group_board(g, board));
+        accepted += flips_accepted(g, board, turn_tiles, turn_tiles + 1);
+        accepted +=
+            flips_accepted(g, board, placed, placed + sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
+    }
+    printf("ok %d\n", accepted);
+}
+
 static void print_check(int board)
 {
     const group *g = &B->groups[0];
@@ -564,6 +600,8 @@ int main(void)
             } else {
                 puts("error bad corrupt");
             }
+        } else if (strcmp(cmd, "corrupt_derived") == 0) {
+            cmd_corrupt_derived(args);
         } else if (strcmp(cmd, "clone") == 0) {
             int src, dst;
             if (sscanf(args, "%d %d", &src, &dst) == 2) {
