@@ -14,6 +14,7 @@ from ..analysis.stats import wilson_interval
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
+from . import engine, view
 
 
 def _check_threads(args: argparse.Namespace) -> None:
@@ -383,6 +384,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pack", help="make one file of a dataset whose run was killed")
     p.add_argument("path")
     p.set_defaults(func=_pack)
+
+    for command in (engine, view):
+        command.add_parser(sub)
     return parser
 
 
