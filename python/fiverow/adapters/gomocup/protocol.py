@@ -27,6 +27,7 @@ RULE_EXACT, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
 FIELD_OWN, FIELD_OPPONENT, FIELD_WINNING = 1, 2, 3
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
+_COMMA_SPACES = re.compile(r"\s*,\s*")
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,7 @@ def parse_answer(line: str) -> Answer:
         if upper == "SUGGEST":
             text = rest
         moves = []
-        for part in text.split():
+        for part in _COMMA_SPACES.sub(",", text).split():
             xy = numbers(part, 2)
             if xy is None:
                 return Answer(error=f"not a move: {_shown(text)}")
