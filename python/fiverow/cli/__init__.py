@@ -14,7 +14,7 @@ from ..analysis.stats import wilson_interval
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
-from . import engine, view
+from . import engine, play, view
 
 
 def _check_threads(args: argparse.Namespace) -> None:
@@ -385,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.set_defaults(func=_pack)
 
-    for command in (engine, view):
+    for command in (engine, play, view):
         command.add_parser(sub)
     return parser
 

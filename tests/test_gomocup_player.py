@@ -1,0 +1,272 @@
+"""External Gomocup brains as players: scripted brains (tests/brains/scripted.py)
+for each fault, the pool of processes, clean-up on every way out, and a
+round trip through ``fiverow engine`` that plays exactly the in-process games."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fiverow
+from fiverow.engines import Gomocup, PositionPlayer, gomocup_config, rule_bits
+
+BRAIN = Path(__file__).parent / "brains" / "scripted.py"
+ENGINE = [sys.executable, "-m", "fiverow", "engine"]
+
+
+def scripted(mode="good", n=1, **kwargs):
+    kwargs.setdefault("timeout_turn", 2000)
+    return Gomocup([sys.executable, str(BRAIN), mode, str(n)], **kwargs)
+
+
+def play_one(env, by_seat, board=0, plies=None):
+    """Play board ``board``'s game to its end (or ``plies`` moves): {"winner",
+    "forfeit", "moves"}."""
+    moves = []
+    for _ in range(plies or 500):
+        b = env.board(board)
+        if b["status"] != 0:
+            return {"winner": int(b["winner"]), "forfeit": None, "moves": moves}
+        seat = int(b["seat"])
+        player = by_seat[seat]
+        acting = np.zeros(env.num_envs, dtype=bool)
+        acting[board] = True
+        actions = np.asarray(
+            player.act(env, acting) if isinstance(player, Gomocup) else player.act(env)
+        )
+        if isinstance(player, Gomocup):
+            forfeits = player.take_forfeits()
+            if forfeits:
+                return {"winner": 1 - seat, "forfeit": forfeits[board], "moves": moves}
+        moves.append(int(actions[board]))
+        step = np.zeros(env.num_envs, dtype=np.int64)
+        step[board] = actions[board]
+        env.step(step)
+    assert plies, "the game did not end"
+    return {"winner": -1, "forfeit": None, "moves": moves}
+
+
+def small_env(name="freestyle", boards=1, **overrides):
+    overrides.setdefault("size", 9)
+    env = fiverow.make_vec(name, boards, seed=0, autoreset_mode="disabled", **overrides)
+    env.reset()
+    return env
+
+
+def test_a_good_brain_plays_a_whole_game():
+    with scripted("good") as brain:
+        result = play_one(small_env(), {0: brain, 1: fiverow.players.make("random")})
+        assert result["forfeit"] is None and result["winner"] in (-1, 0, 1)
+        assert brain.about == {"name": "scripted", "version": "1", "mode": "good"}
+        assert brain.faults == []
+
+
+@pytest.mark.parametrize(
+    "mode,expected",
+    [
+        ("crash", "crash: crashed (exit code 3): scripted brain: crashing on purpose"),
+        ("hang", "timeout: no answer to the move request within 400 ms"),
+        ("garbage", "garbage: not a move: 'I think therefore I am'"),
+        ("illegal", "illegal: illegal move "),
+        ("error", "refused: answered 'ERROR I would rather not'"),
+    ],
+)
+def test_each_fault_loses_the_game_with_its_reason(mode, expected):
+    with scripted(mode, 2, timeout_turn=200, tolerance=200) as brain:
+        env = small_env()
+        result = play_one(env, {0: brain, 1: fiverow.players.make("random")})
+        assert result["forfeit"].startswith(expected), result
+        assert result["winner"] == 1 and len(result["moves"]) == 2  # one move each, then the fault
+        assert brain.faults == [(0, 0, result["forfeit"])]
+        if mode == "illegal":
+            assert result["forfeit"].endswith(": occupied")
+        # the next game: a crashed or hung brain is replaced by a new process (whose
+        # first move is good); any other is told RESTART, and misbehaves again
+        env.reset()
+        actions = brain.act(env, np.array([True]))
+        forfeits = brain.take_forfeits()
+        if mode in ("crash", "hang"):
+            assert forfeits == {} and env.action_masks()[0][actions[0]]
+        else:
+            assert forfeits[0].split(":")[0] == result["forfeit"].split(":")[0]
+
+
+def test_match_time_runs_out():
+    with scripted("slow", 2, timeout_turn=5000, timeout_match=1000, tolerance=100) as brain:
+        result = play_one(small_env(), {0: brain, 1: fiverow.players.make("random")})
+        assert result["forfeit"].startswith("timeout: no answer to the move request within"), result
+
+
+def test_commands_are_not_sent_while_a_brain_finishes_its_answer():
+    """The Rapfi trap: a brain that drops what arrives just after its answer
+    loses every game to a manager that answers at once, and none to the default
+    pause."""
+    env = small_env()
+    with scripted("drop", timeout_turn=300, tolerance=200, settle=0.0, startup=1.0) as brain:
+        result = play_one(env, {0: brain, 1: fiverow.players.make("random")})
+        assert result["forfeit"] and result["forfeit"].startswith("timeout"), result
+    env.reset()
+    with scripted("drop", settle=0.3) as brain:
+        result = play_one(env, {0: brain, 1: fiverow.players.make("random")}, plies=12)
+        assert result["forfeit"] is None and len(result["moves"]) == 12, result
+
+
+def test_a_pool_of_processes_serves_many_boards(tmp_path, monkeypatch):
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FIVEROW_BRAIN_PIDS", str(pids))
+    env = small_env(boards=5)
+    with scripted("good", processes=2) as brain:
+        for _ in range(4):
+            actions = brain.act(env)
+            assert brain.take_forfeits() == {}
+            env.step(actions)
+        assert len(set(pids.read_text().split())) == 2
+    for pid in pids.read_text().split():
+        assert not Path(f"/proc/{pid}").exists()  # closed: ended and reaped
+    # two boards at once on one brain: each move goes with RESTART and BOARD
+    cells = [env.board(i)["cells"] for i in range(5)]
+    assert all((c == 1).sum() == 2 and (c == 2).sum() == 2 for c in cells)
+
+
+def test_swap2_opening_with_a_brain():
+    env = small_env("freestyle-swap2", size=15)
+    with scripted("good") as brain:
+        result = play_one(env, {0: brain, 1: brain})
+        assert result["forfeit"] is None
+        n = 225
+        assert result["moves"][:4] == [
+            result["moves"][0],
+            result["moves"][1],
+            result["moves"][2],
+            n,
+        ]
+        # three stones, then SWAP (the scripted brain always swaps): TAKE_BLACK
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="command"):
+        Gomocup("")
+    with pytest.raises(ValueError, match="timeout_turn"):
+        Gomocup("x", timeout_turn=-1)
+    with pytest.raises(ValueError, match="INFO rule"):
+        Gomocup("x", rule=12)
+    brain = Gomocup([sys.executable, str(BRAIN)], rule=4)
+    with pytest.raises(ValueError, match="disagrees"):
+        brain.act(small_env())
+    with pytest.raises(ValueError, match="square boards"):
+        Gomocup("x").act(fiverow.make_vec("hex", 1))
+    with pytest.raises(ValueError, match="openings"):
+        Gomocup("x").act(fiverow.make_vec("renju-soosorv8", 1))
+
+
+def test_ctrl_c_ends_every_brain(tmp_path):
+    pids = tmp_path / "pids"
+    script = textwrap.dedent(
+        f"""
+        import sys, numpy as np, fiverow
+        from fiverow.engines import Gomocup
+        env = fiverow.make_vec("freestyle", 3, seed=0, size=9)
+        env.reset()
+        brain = Gomocup([sys.executable, {str(BRAIN)!r}, "hang"], timeout_turn=60000, processes=3)
+        print("ready", flush=True)
+        brain.act(env)
+        """
+    )
+    env = {**os.environ, "FIVEROW_BRAIN_PIDS": str(pids)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started: list[str] = []
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(started) < 3:
+            started = pids.read_text().split() if pids.exists() else []
+            time.sleep(0.05)
+        assert len(started) == 3
+        time.sleep(0.3)  # the brains are thinking (hanging)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert "KeyboardInterrupt" in err
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in started):
+            time.sleep(0.05)
+        assert not [p for p in started if Path(f"/proc/{p}").exists()]
+    finally:  # whatever failed above, leave nothing running
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in started:  # only a brain of this test still running
+            try:
+                if b"scripted.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(int(pid), signal.SIGKILL)
+            except (OSError, ProcessLookupError):
+                pass
+
+
+class Twin:
+    """In process, what ``fiverow engine --player P --seed S`` plays: the move
+    of P on each position, the board re-seeded before each."""
+
+    def __init__(self, player, seed=0):
+        self.positions = PositionPlayer(fiverow.players.make(player), seed)
+
+    def act(self, env):
+        actions = np.zeros(env.num_envs, dtype=np.int64)
+        for i in range(env.num_envs):
+            b = env.board(i)
+            if b["status"] == 0:
+                h, w = b["cells"].shape
+                config = gomocup_config(
+                    w, h, rule_bits(env.config["rule"], env.config["caro_ends"])
+                )
+                actions[i] = self.positions.move(config, b["cells"], int(b["colour"]))
+        return actions
+
+
+@pytest.mark.parametrize(
+    "variant,overrides",
+    [
+        ("freestyle", {"size": 9}),
+        ("standard", {"size": 9}),
+        ("renju", {"size": 9}),
+        ("caro", {"size": 9, "caro_ends": "gomocup"}),
+    ],
+)
+def test_round_trip_through_fiverow_engine(variant, overrides):
+    """fiverow's own brain driven through Gomocup plays the same games as the
+    same players in process, on every Gomocup rule (timing plays no part:
+    heuristic players)."""
+    black, white = "heuristic(epsilon=0.2)", "heuristic"
+    engines = {
+        0: Gomocup([*ENGINE, "--player", black, "--seed", "5"], timeout_turn=20000),
+        1: Gomocup([*ENGINE, "--player", white, "--seed", "7"], timeout_turn=20000),
+    }
+    twins = {0: Twin(black, 5), 1: Twin(white, 7)}
+    try:
+        for game in range(1 if variant == "renju" else 2):
+            env_a = small_env(variant, **overrides)
+            env_b = small_env(variant, **overrides)
+            if game == 1:  # a second game from another first stone
+                for env in (env_a, env_b):
+                    env.step(np.array([30]))
+            via_engines = play_one(env_a, engines)
+            in_process = play_one(env_b, twins)
+            assert via_engines["forfeit"] is None
+            assert via_engines == in_process
+            assert len(in_process["moves"]) >= 9
+    finally:
+        for brain in engines.values():
+            brain.close()
