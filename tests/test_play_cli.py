@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -97,3 +98,27 @@ def test_special_actions_by_name():
     code, out = game("freestyle-swap2", Scripted(range(112, 140)), ["take_black", "quit"], seat=1)
     assert "your move (white) [TAKE_BLACK, TAKE_WHITE, PLACE_TWO]> " in out
     assert "your move (black)> " in out  # after taking black, white's holder moved
+
+
+def test_against_a_gomocup_engine():
+    brain = Path(__file__).parent / "brains" / "scripted.py"
+    for mode, said in (("good", "white (gomocup:"), ("crash", "forfeits (crash: crashed")):
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "fiverow",
+                "play",
+                "--param",
+                "size=9",
+                "--opponent",
+                f"gomocup:{sys.executable} {brain} {mode} 2",
+            ],
+            input="e5\nd4\nquit\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert said in proc.stdout, proc.stdout[-800:]
+    assert "you win" in proc.stdout

@@ -225,22 +225,22 @@ class EngineServer:
             cell = int(search(None))  # fits even at the slowest speed seen
             self._measured(key, start, player.simulations)
             return cell
-        probe = min(timing.PROBE, player.simulations)
-        probed = int(search(probe))
-        speed = _ms_since(start) / probe
-        if probe == player.simulations:
-            return probed
-        sims = timing.simulations_within(player.simulations, target - _ms_since(start), speed)
-        if sims <= probe:
-            notes.append(f"{probe} of {player.simulations} simulations: out of time")
-            return probed
-        began = time.perf_counter()
-        cell = int(search(sims))
-        self._measured(key, began, sims)
+        sims = min(timing.PROBE, player.simulations)
+        while True:  # searches growing on this position, each sized by the last one's speed
+            began = time.perf_counter()
+            cell = int(search(sims))
+            speed = _ms_since(began) / sims
+            self._measured(key, began, sims)
+            following = timing.next_search(
+                sims, player.simulations, target - _ms_since(start), speed
+            )
+            if following is None:
+                break
+            sims = following
         if sims < player.simulations:
             notes.append(
                 f"{sims} of {player.simulations} simulations for a {budget:.0f} ms budget "
-                f"({speed:.2f} ms each)"
+                f"({speed:.2f} ms each, {_ms_since(start):.0f} ms in all)"
             )
         return cell
 

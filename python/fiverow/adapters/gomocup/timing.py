@@ -1,13 +1,16 @@
 """How much an MCTS brain may search under Gomocup's time limits.
 
 The rule (docs/engines.md): the budget of a move is the smaller of
-``timeout_turn`` and a ``MATCH_SHARE``-th of the match time left; the search
-aims at ``(1 - MARGIN) * budget - OVERHEAD_MS`` and gets all the player's
-simulations when they fit at the slowest speed measured so far on this board
-size and rule; otherwise a probe of ``PROBE`` simulations measures the speed
-on this position, and the search gets as many simulations as fit in what is
-left of the target at that speed (at least the probe's, at most the
-player's own number).
+``timeout_turn`` and a ``MATCH_SHARE``-th of the match time left, and the
+search aims at ``(1 - MARGIN) * budget - OVERHEAD_MS``. When the player's own
+simulations fit in that at the slowest speed measured so far (this board size
+and rule), it searches them all. Otherwise it searches the position several
+times, each search sized from the speed the previous one just measured on
+this very position: ``PROBE`` simulations first, then as many as fit in what
+is left of the target at ``SAFETY`` times that speed, but at most ``GROWTH``
+times the previous search (so that a noisy small measurement is never
+stretched far). It plays the move of the last, largest search; the smaller
+ones cost at most ``1 / (GROWTH - 1)`` of it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ OVERHEAD_MS = 30.0
 MATCH_SHARE = 25
 #: Simulations of the probe that measures the speed.
 PROBE = 8
+#: A search is at most this many times the one whose speed sizes it.
+GROWTH = 8
+#: Milliseconds per simulation grow with the tree: a speed is taken this much slower.
+SAFETY = 1.2
 #: Searches shorter than this are not timed (too short to say a speed).
 MIN_TIMED_MS = 20.0
 #: ``INFO time_left`` of a match without a time limit.
@@ -62,9 +69,12 @@ def search_ms(budget_ms: float) -> float:
     return (1.0 - MARGIN) * budget_ms - OVERHEAD_MS
 
 
-def simulations_within(wanted: int, target_ms: float, ms_per_simulation: float) -> int:
-    """Simulations that fit in ``target_ms`` at the measured speed, in 1..wanted."""
-    if ms_per_simulation <= 0:
-        return wanted
-    fit = math.floor(max(target_ms, 0.0) / ms_per_simulation)
-    return max(1, min(wanted, fit))
+def next_search(done: int, wanted: int, left_ms: float, ms_per_simulation: float) -> int | None:
+    """The size of the next search after one of ``done`` simulations at the
+    measured speed, with ``left_ms`` of the target left; None: stop, and play
+    the last search's move."""
+    if done >= wanted:
+        return None
+    fit = math.floor(max(left_ms, 0.0) / (max(ms_per_simulation, 1e-6) * SAFETY))
+    size = min(wanted, fit, done * GROWTH)
+    return size if size > done else None
