@@ -4,9 +4,9 @@ JSON lines, one per time limit.
 A brain with far more simulations than fit (``mcts:100000``) plays games
 against random moves (TURN) under ``INFO timeout_turn T``; for each T: the
 answers' mean and slowest wall time (what a manager would see, less the
-pipes), how many went over T, and the median simulations used. The rule is in fiverow/adapters/gomocup/timing.py
-and docs/engines.md; timings depend on the machine's load (print ``uptime``
-beside them).
+pipes), how many went over T, and the median simulations used. The rule is
+in fiverow/adapters/gomocup/timing.py and docs/engines.md; timings depend on
+the machine's load (print ``uptime`` beside them).
 
     python benchmarks/bench_engine_time.py
     python benchmarks/bench_engine_time.py --limits 200,1000 --moves 30 --rule 4

@@ -106,7 +106,7 @@ class TerminalGame:
                     return 0
             else:
                 action = int(np.asarray(self.opponent.act(self.env))[0])
-                forfeits = getattr(self.opponent, "take_forfeits", dict)()
+                forfeits: dict[int, str] = getattr(self.opponent, "take_forfeits", dict)()
                 if forfeits:  # an engine that crashed, hung or cheated
                     who = f"{self.colour_of(1 - self.seat)} ({self.opponent_name})"
                     self.say(f"the game is over: {who} forfeits ({forfeits[0]}); you win")
