@@ -270,3 +270,25 @@ def test_round_trip_through_fiverow_engine(variant, overrides):
     finally:
         for brain in engines.values():
             brain.close()
+
+
+def test_specs_read_back():
+    from fiverow.engines import from_spec, is_spec
+
+    for text in ("gomocup:./pbrain-x --flag", "gomocup(timeout_turn=1000,settle=0.1):pbrain-y"):
+        assert is_spec(text) and from_spec(text).name == text
+    brain = from_spec("GOMOCUP( rule = 4 ):z", timeout_match=60000)
+    assert (brain.rule, brain.timeout_match, brain.command) == (4, 60000, "z")
+    assert brain.name == "gomocup(timeout_match=60000,rule=4):z"
+    assert not is_spec("heuristic") and not is_spec(None)
+    for bad, message in (
+        ("gomocup:", "command is missing"),
+        ("gomocup(foo=1):x", "settings are key=value"),
+        ("gomocup(timeout_turn=a):x", "must be a whole number"),
+        ("gomocup(timeout_turn=1)x", "end with '):'"),
+        ("heuristic", "gomocup:COMMAND"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            from_spec(bad)
+    with pytest.raises(ValueError, match="disagree"):
+        from_spec("gomocup(rule=4):x", rule=1)

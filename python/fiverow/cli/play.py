@@ -57,11 +57,9 @@ def run(args: argparse.Namespace) -> int:
 
 def make_opponent(spec: Any) -> Any:
     """A player from a spec: a built-in player, or ``gomocup:COMMAND`` (an engine)."""
-    if isinstance(spec, str) and spec.strip().lower().startswith("gomocup:"):
-        from ..adapters.gomocup import Gomocup
+    from ..adapters.gomocup import from_spec, is_spec
 
-        return Gomocup(spec.strip()[len("gomocup:") :])
-    return players_mod.make(spec)
+    return from_spec(spec) if is_spec(spec) else players_mod.make(spec)
 
 
 class TerminalGame:

@@ -37,6 +37,66 @@ from .process import BrainFault, BrainProcess
 SWAP2_ASKS = {"first stone": 0, "choice": 3, "second choice": 5}
 
 
+#: Settings a spec string may give, and their defaults (as :class:`Gomocup`'s).
+SPEC_DEFAULTS: dict[str, Any] = {
+    "timeout_turn": 5000,
+    "timeout_match": 0,
+    "rule": None,
+    "processes": None,
+    "tolerance": 1000,
+    "max_memory": 0,
+    "settle": 0.03,
+}
+
+
+def is_spec(text: object) -> bool:
+    """Whether a player spec names a Gomocup brain: ``gomocup:CMD`` or
+    ``gomocup(settings):CMD``."""
+    if not isinstance(text, str):
+        return False
+    head = text.strip()[:8].lower()
+    return head.startswith("gomocup:") or head.startswith("gomocup(")
+
+
+def from_spec(text: str, **params: Any) -> Gomocup:
+    """The brain of a spec: ``gomocup:./pbrain-rapfi``, or with settings,
+    ``gomocup(timeout_turn=1000,rule=4):./pbrain-rapfi``; keyword ``params``
+    add settings (a setting given both ways must agree)."""
+    if not is_spec(text):
+        raise ValueError(f"a Gomocup spec is gomocup:COMMAND, got {text!r}")
+    body = text.strip()[len("gomocup") :]
+    settings: dict[str, Any] = {}
+    if body.startswith("("):
+        inner, close, rest = body[1:].partition("):")
+        if not close:
+            raise ValueError(f"{text!r}: settings in parentheses end with '):' before the command")
+        for item in filter(None, (i.strip() for i in inner.split(","))):
+            key, eq, value = (part.strip() for part in item.partition("="))
+            if not eq or key not in SPEC_DEFAULTS:
+                raise ValueError(
+                    f"{text!r}: settings are key=value with keys {', '.join(SPEC_DEFAULTS)}; "
+                    f"got {item!r}"
+                )
+            settings[key] = _spec_value(key, value, text)
+        body = ":" + rest
+    command = body[1:].strip()
+    if not command:
+        raise ValueError(f"{text!r}: the brain's command is missing after 'gomocup:'")
+    for key, value in params.items():
+        if key in settings and settings[key] != value:
+            raise ValueError(f"{text!r} and {key}={value!r} disagree")
+        settings[key] = value
+    return Gomocup(command, **settings)
+
+
+def _spec_value(key: str, value: str, text: str) -> Any:
+    try:
+        return float(value) if key == "settle" else int(value)
+    except ValueError:
+        kind = "a number" if key == "settle" else "a whole number"
+        raise ValueError(f"{text!r}: {key} must be {kind}, got {value!r}") from None
+
+
 @dataclass
 class _Game:
     """What the player knows of one board's game."""
@@ -141,7 +201,7 @@ class Gomocup:
         self.settle = float(settle)
         self.startup = float(startup)
         self.cwd = cwd
-        self.name = name or f"gomocup:{self.command}"
+        self.name = name or self._spec_name()
         self.about: dict[str, str] = {}
         #: Every forfeit so far: (board, episode, reason).
         self.faults: list[tuple[int, int, str]] = []
@@ -153,6 +213,17 @@ class Gomocup:
         atexit.register(self._finalizer)
 
     # ---- the player's face ----
+
+    def _spec_name(self) -> str:
+        """``gomocup:CMD``, with the settings that differ from the defaults in
+        parentheses (``gomocup(timeout_turn=1000):CMD``): :func:`from_spec` reads it back."""
+        changed = [
+            f"{key}={getattr(self, key):g}" if key == "settle" else f"{key}={getattr(self, key)}"
+            for key, default in SPEC_DEFAULTS.items()
+            if getattr(self, key) != default
+        ]
+        settings = f"({','.join(changed)})" if changed else ""
+        return f"gomocup{settings}:{self.command}"
 
     def spec(self) -> dict[str, Any]:
         """The engine and its settings, for a dataset's run record."""
