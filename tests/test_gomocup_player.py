@@ -293,3 +293,29 @@ def test_specs_read_back():
             from_spec(bad)
     with pytest.raises(ValueError, match="disagree"):
         from_spec("gomocup(rule=4):x", rule=1)
+
+
+def test_matches_with_brains_count_forfeits_as_losses():
+    crash = f"gomocup(timeout_turn=2000):{sys.executable} {BRAIN} crash 2"
+    brain = fiverow.players.make(crash)
+    assert isinstance(brain, Gomocup) and brain.name == crash
+    try:
+        result = fiverow.Match(
+            "freestyle", brain, "random", games=4, boards=2, seed=1, params={"size": 9}
+        ).play()
+    finally:
+        brain.close()
+    assert result.total().losses == 4 and result.total().wins == 0
+    assert len(result.forfeits) == 4 and sorted(f.game for f in result.forfeits) == [0, 1, 2, 3]
+    assert all(f.reason.startswith("crash: crashed (exit code 3)") for f in result.forfeits)
+    assert "forfeits: crash" in str(result)
+    # a good brain, both seats in turn, on two variants: every game is played out
+    good = fiverow.players.make(f"gomocup:{sys.executable} {BRAIN} good")
+    try:
+        result = fiverow.Match(
+            ["freestyle", "standard"], good, "random", games=4, boards=2, params={"size": 9}
+        ).play()
+    finally:
+        good.close()
+    assert result.forfeits == [] and result.total().games == 4
+    assert set(result.games["seat0_player"]) == {0, 1}
