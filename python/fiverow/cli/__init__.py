@@ -201,6 +201,10 @@ def _info_of(path: Any) -> None:
                 f"{name:<18}{o['episodes']:>9}{o['steps']:>11}{o['seat0_wins']:>13}"
                 f"{o['seat1_wins']:>13}{o['draws']:>8}{o['truncated']:>11}{mean:>13.1f}"
             )
+        if ds.forfeit_records:  # games lost by an engine's failure, counted in the wins above
+            print(f"forfeits: {len(ds.forfeit_records)} games lost by a player's failure")
+            for f in ds.forfeit_records[:5]:
+                print(f"  {f['variant']} game {f['game']}, seat {f['seat']}: {f['reason']}")
 
 
 def _info(args: argparse.Namespace) -> int:

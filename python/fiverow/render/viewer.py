@@ -84,7 +84,7 @@ def game_html(path: str | Path, variant: str, episode: int, *, cell_px: float | 
         boards, names = episode_boards(vd, episode)
         ep = vd.episode(episode)
         players = ds.players
-        forfeit = None
+        forfeit = ep.forfeit
         title = f"{variant} episode {vd._index(episode)} of {Path(path).name}"
         outcome = _outcome(vd, episode, players, forfeit)
         seats = [players[p] if 0 <= p < len(players) else "?" for p in ep.players]
