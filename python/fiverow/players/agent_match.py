@@ -11,8 +11,8 @@ games, so seats alternate whatever order the games end in.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -97,35 +97,50 @@ class Forfeit:
     reason: str
 
 
-def play_agents(
-    variant: str,
+@dataclass
+class FinishedGame:
+    """One game played by :func:`agent_games`: its record
+    (:data:`fiverow.selfplay.RECORD_DTYPE`), its steps when asked for
+    (``actions``, ``seats``, ``colours``, ``obs``), and the forfeit that ended
+    it, if one did."""
+
+    record: Any
+    actions: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    colours: list[int] = field(default_factory=list)
+    obs: list[npt.NDArray[np.uint8]] = field(default_factory=list)
+    forfeit: Forfeit | None = None
+
+
+def agent_games(
+    env: Any,
+    start: tuple[Any, Mapping[str, Any]],
     player_a: Any,
     player_b: Any,
     *,
     games: int,
-    boards: int,
-    seed: int,
-    num_threads: int | None,
     alternate: bool,
-    params: Mapping[str, Any],
-    forfeits: list[Forfeit] | None = None,
-) -> npt.NDArray[Any]:
-    """Play ``games`` games of one variant; one record per game
-    (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order. A game a player
-    forfeits is lost by it (``forfeits`` gets why); its board plays the game
-    out at random, unrecorded, before its next game. Players are asked only
-    for the boards where their move is used (``acting``, for agents that take
-    it); a board past the last game plays at random."""
-    from ..env.vector import make_vec
+    steps: bool = False,
+    obs: bool = False,
+) -> Iterator[FinishedGame]:
+    """Play ``games`` games on the boards of a vector env (next-step
+    autoreset; ``start`` is what its ``reset()`` returned) and yield each as
+    it ends. Board ``i``'s
+    ``k``-th game is game ``i + k * num_envs``; with ``alternate`` player A
+    takes the first seat in the even games. ``steps`` (and ``obs``) keep each
+    game's moves (and the mover's observation before each).
 
-    boards = min(boards, games)
-    env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)
-    _, info = env.reset(seed=seed)
-    records = np.zeros(games, dtype=RECORD_DTYPE)
+    A game a player forfeits is lost by it (:class:`Forfeit` says why); its
+    board plays the game out at random, unrecorded, before its next game.
+    Players are asked only for the boards where their move is used
+    (``acting``, for agents that take it); a board past the last game plays
+    at random."""
+    boards = env.num_envs
+    observation, info = start
     game = np.arange(boards)  # the game each board is playing
     episode = np.zeros(boards, dtype=np.int64)
+    logs = [FinishedGame(np.zeros((), dtype=RECORD_DTYPE)) for _ in range(boards)]
     finished = 0
-    last = np.zeros(boards, dtype=np.int64)
     resetting = np.zeros(boards, dtype=bool)  # next-step autoreset: actions ignored
     forfeited = np.zeros(boards, dtype=bool)  # the game was lost; the board plays it out
     while finished < games:
@@ -140,47 +155,86 @@ def play_agents(
         actions = np.where(a_to_play, actions_a, actions_b)
         for who, lost, seat_of in (("A", lost_a, a_seat), ("B", lost_b, 1 - a_seat)):
             for b, reason in sorted(lost.items()):
-                g = int(game[b])
                 if not playing[b]:
                     continue
-                r = records[g]
-                r["game"], r["board"], r["episode"] = g, b, episode[b]
-                r["length"] = int(env.board(b)["steps"])
-                r["seat0_player"] = int(a_seat[b])
-                r["winner"] = 1 - int(seat_of[b])
-                r["black_seat"] = int(info["black_seat"][b]) if "black_seat" in info else 0
-                r["opening"] = int(info["opening"][b]) if "opening" in info else -1
-                r["last_action"] = int(last[b])
+                log = logs[b]
+                _fill(log.record, int(game[b]), b, int(episode[b]), int(a_seat[b]), info)
+                log.record["length"] = int(env.board(b)["steps"])
+                log.record["winner"] = 1 - int(seat_of[b])
                 player = player_a if who == "A" else player_b
-                if forfeits is not None:
-                    forfeits.append(Forfeit(g, agent_name(player), int(seat_of[b]), reason))
+                log.forfeit = Forfeit(int(game[b]), agent_name(player), int(seat_of[b]), reason)
+                yield log
+                logs[b] = FinishedGame(np.zeros((), dtype=RECORD_DTYPE))
                 finished += 1
                 forfeited[b] = True
                 game[b] += boards
+                playing[b] = False
         if (forfeited | idle).any():
             actions = np.where(forfeited | idle, env.sample_legal(), actions)
-        _, _, terminated, truncated, info = env.step(actions)
+        if steps:
+            for b in (int(x) for x in np.flatnonzero(playing)):
+                board = env.board(b)
+                logs[b].actions.append(int(actions[b]))
+                logs[b].seats.append(int(board["seat"]))
+                logs[b].colours.append(int(board["colour"]))
+                if obs:
+                    logs[b].obs.append(np.array(observation[b]))
+        for b in (int(x) for x in np.flatnonzero(playing)):
+            logs[b].record["last_action"] = int(actions[b])
+        observation, _, terminated, truncated, info = env.step(actions)
         resetting = terminated | truncated
-        last = np.where((game < games) & ~forfeited, actions, last)
-        for i in np.flatnonzero(terminated | truncated):
+        for i in (int(x) for x in np.flatnonzero(terminated | truncated)):
             if forfeited[i]:  # the lost game's play-out ended: its record stands
                 forfeited[i] = False
                 episode[i] += 1
                 continue
-            g = int(game[i])
-            if g < games:
-                r = records[g]
-                r["game"], r["board"], r["episode"] = g, i, episode[i]
-                r["length"] = int(info["episode_length"][i])
-                r["seat0_player"] = int(a_seat[i])
-                r["winner"] = int(info["winner"][i])
-                r["truncated"] = int(bool(truncated[i]))
-                r["black_seat"] = int(info["black_seat"][i]) if "black_seat" in info else 0
-                r["opening"] = int(info["opening"][i]) if "opening" in info else -1
-                r["last_action"] = int(last[i])
+            if game[i] < games:
+                log = logs[i]
+                _fill(log.record, int(game[i]), i, int(episode[i]), int(a_seat[i]), info)
+                log.record["length"] = int(info["episode_length"][i])
+                log.record["winner"] = int(info["winner"][i])
+                log.record["truncated"] = int(bool(truncated[i]))
                 if "scores" in info:
-                    r["scores"] = info["scores"][i]
+                    log.record["scores"] = info["scores"][i]
+                yield log
                 finished += 1
+            logs[i] = FinishedGame(np.zeros((), dtype=RECORD_DTYPE))
             game[i] += boards
             episode[i] += 1
+
+
+def _fill(r: Any, g: int, board: int, episode: int, a_seat: int, info: Mapping[str, Any]) -> None:
+    r["game"], r["board"], r["episode"] = g, board, episode
+    r["seat0_player"] = int(a_seat)
+    r["black_seat"] = int(info["black_seat"][board]) if "black_seat" in info else 0
+    r["opening"] = int(info["opening"][board]) if "opening" in info else -1
+
+
+def play_agents(
+    variant: str,
+    player_a: Any,
+    player_b: Any,
+    *,
+    games: int,
+    boards: int,
+    seed: int,
+    num_threads: int | None,
+    alternate: bool,
+    params: Mapping[str, Any],
+    forfeits: list[Forfeit] | None = None,
+) -> npt.NDArray[Any]:
+    """Play ``games`` games of one variant (:func:`agent_games`); one record
+    per game (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order;
+    ``forfeits`` gets the games lost by forfeit."""
+    from ..env.vector import make_vec
+
+    boards = min(boards, games)
+    env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)
+    start = env.reset(seed=seed)
+    records = np.zeros(games, dtype=RECORD_DTYPE)
+    for done in agent_games(env, start, player_a, player_b, games=games, alternate=alternate):
+        records[int(done.record["game"])] = done.record
+        if done.forfeit is not None and forfeits is not None:
+            forfeits.append(done.forfeit)
+    env.close()
     return records
