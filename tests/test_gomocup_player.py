@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import fiverow
+from fiverow.cli import main as cli_main
 from fiverow.engines import Gomocup, PositionPlayer, gomocup_config, rule_bits
 
 BRAIN = Path(__file__).parent / "brains" / "scripted.py"
@@ -319,3 +320,92 @@ def test_matches_with_brains_count_forfeits_as_losses():
         good.close()
     assert result.forfeits == [] and result.total().games == 4
     assert set(result.games["seat0_player"]) == {0, 1}
+
+
+def test_datasets_of_engine_games(tmp_path, monkeypatch):
+    """fiverow generate with an engine: the games go through the C writer, the
+    engine's name, settings and ABOUT are in the run record, a crash loses its
+    game (listed in the file) and the other games replay as played."""
+    monkeypatch.setenv("FIVEROW_BRAIN_ONCE", str(tmp_path / "crashed"))
+    out = tmp_path / "engine.h5"
+    black = f"gomocup(timeout_turn=3000):{sys.executable} {BRAIN} crash-once 3"
+    code = cli_main(
+        [
+            "generate",
+            "--variant",
+            "freestyle",
+            "--param",
+            "size=9",
+            "--black",
+            black,
+            "--white",
+            "heuristic",
+            "--games",
+            "4",
+            "--boards",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    with fiverow.data.open(out) as ds:
+        assert ds.players == [black, "heuristic"]
+        spec = ds.run["players"][0]
+        assert spec["kind"] == "gomocup" and spec["timeout_turn"] == 3000
+        assert spec["about"] == {"name": "scripted", "version": "1", "mode": "crash-once"}
+        vd = ds["freestyle"]
+        assert len(vd) == 4
+        assert list(vd.forfeits.values()) == [
+            "crash: crashed (exit code 3): scripted brain: crashing on purpose"
+        ]
+        (lost,) = vd.forfeits
+        assert vd.episode(lost).winner == 1 and vd.episode(lost).length == 4
+        for i in range(4):
+            if i != lost:
+                replay = vd.replay(i)  # the recorded moves end the game as recorded
+                assert replay.returns[-1] in (-1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="one variant per run"):
+        fiverow.generate.generate(
+            tmp_path / "m.h5",
+            ["freestyle", "caro"],
+            games=2,
+            black=f"gomocup:{sys.executable} {BRAIN}",
+        )
+    with pytest.raises(ValueError, match="policy"):
+        fiverow.generate.generate(
+            tmp_path / "p.h5",
+            "freestyle",
+            games=2,
+            policy=True,
+            black=f"gomocup:{sys.executable} {BRAIN}",
+        )
+
+
+def test_balance_with_an_engine():
+    from fiverow import balance
+
+    crash = f"gomocup:{sys.executable} {BRAIN} crash 4"
+    report = balance.run(
+        ["freestyle", "standard"], [crash, "heuristic"], games=4, swap=True, params={"size": 9}
+    )
+    assert [r.variant for r in report.results] == ["freestyle", "standard"]
+    assert all(r.outcomes.games == 4 for r in report.results)
+    # the brain crashes at its process's 4th move: most games are forfeited,
+    # in both seats (they swap), each counted as the other seat's win
+    forfeits = report.settings["forfeits"]
+    assert len(forfeits) >= 4 and {f["seat"] for f in forfeits} == {0, 1}
+    assert all(f["reason"].startswith("crash") and f["player"] == crash for f in forfeits)
+    for variant in ("freestyle", "standard"):
+        lost = [f for f in forfeits if f["variant"] == variant]
+        result = next(r for r in report.results if r.variant == variant)
+        assert result.outcomes.first_wins >= sum(f["seat"] == 1 for f in lost)
+        assert result.outcomes.second_wins >= sum(f["seat"] == 0 for f in lost)
+    good = f"gomocup:{sys.executable} {BRAIN}"
+    report = balance.run(
+        "freestyle", [good], games=4, params={"size": 9}, stop=balance.StopRule("width", width=0.9)
+    )
+    assert report.settings["forfeits"] == [] and report.results[0].outcomes.games == 4

@@ -7,6 +7,7 @@ N-th move (default 1) on does what MODE says:
 
     good      nothing wrong
     crash     exits with code 3 instead of answering
+    crash-once  the same, once in all (the file FIVEROW_BRAIN_ONCE marks it done)
     hang      never answers (sleeps)
     garbage   answers a line that is not a move
     illegal   answers an occupied cell (or off the board on an empty one)
@@ -57,7 +58,10 @@ def move():
     global moves
     moves += 1
     if moves >= FROM_MOVE and MODE != "good":
-        if MODE == "crash":
+        once = os.environ.get("FIVEROW_BRAIN_ONCE", "")
+        if MODE == "crash" or (MODE == "crash-once" and once and not os.path.exists(once)):
+            if MODE == "crash-once":
+                open(once, "w").close()
             sys.stderr.write("scripted brain: crashing on purpose\n")
             sys.exit(3)
         if MODE == "hang":

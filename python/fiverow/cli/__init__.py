@@ -205,6 +205,10 @@ def _info_of(path: Any) -> None:
             print(f"forfeits: {len(ds.forfeit_records)} games lost by a player's failure")
             for f in ds.forfeit_records[:5]:
                 print(f"  {f['variant']} game {f['game']}, seat {f['seat']}: {f['reason']}")
+            if len(ds.forfeit_records) > 5:
+                print(
+                    f"  and {len(ds.forfeit_records) - 5} more (fiverow.data: VariantData.forfeits)"
+                )
 
 
 def _info(args: argparse.Namespace) -> int:

@@ -440,8 +440,8 @@ class Gomocup:
             slot.brain.kill()
             slot.brain = None
 
-    def _ready(self, slot: _Slot, r: Request) -> BrainProcess:
-        """The slot's brain, started (START / RECTSTART) on this board size."""
+    def _launch(self, slot: _Slot) -> BrainProcess:
+        """The slot's brain running (started if it is not; ABOUT asked once)."""
         brain = slot.brain
         if brain is not None and not brain.alive:
             brain.kill()
@@ -456,6 +456,23 @@ class Gomocup:
             if not self.about:
                 brain.send("ABOUT")
                 self.about = _about(brain.answer(time.monotonic() + self.startup, "ABOUT"))
+        return brain
+
+    def describe(self) -> dict[str, Any]:
+        """:meth:`spec` with the brain's own ABOUT (a brain is started to ask
+        it, if none runs yet): what a dataset's run record keeps."""
+        if not self.about:
+            self._grow(1)
+            try:
+                self._launch(self._slots[0])
+            except BrainFault as fault:
+                self.about = {"error": fault.reason}
+                self._drop(self._slots[0], fault)
+        return self.spec()
+
+    def _ready(self, slot: _Slot, r: Request) -> BrainProcess:
+        """The slot's brain, started (START / RECTSTART) on this board size."""
+        brain = self._launch(slot)
         if slot.size != (r.width, r.height):
             start = f"START {r.width}" if r.width == r.height else f"RECTSTART {r.width},{r.height}"
             brain.send(start)
