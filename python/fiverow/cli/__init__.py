@@ -314,7 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--black",
         default="random",
-        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations)",
+        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations), "
+        "or a Gomocup engine, gomocup:COMMAND (one variant per run)",
     )
     p.add_argument("--white", default=None, help="player of the second seat (default: --black)")
     p.add_argument("--threads", type=int, default=None, help="OpenMP threads (default: all)")
@@ -350,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         default="heuristic",
-        help="one player (both seats) or two, comma-separated (first seat first)",
+        help="one player (both seats) or two, comma-separated (first seat first); "
+        "a Gomocup engine is gomocup:COMMAND",
     )
     p.add_argument(
         "--swap", action="store_true", help="with two players, alternate their seats game by game"
