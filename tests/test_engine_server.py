@@ -209,3 +209,8 @@ def test_the_engine_command_speaks_on_pipes():
     assert lines[0] == "OK" and lines[1].startswith("UNKNOWN") and lines[2] == "4,4"
     assert P.parse_answer(lines[3]).moves and lines[4].startswith('name="fiverow"')
     assert len(lines) == 5
+
+
+def test_only_built_in_players_are_brains():
+    with pytest.raises(ValueError, match="built-in player"):
+        EngineServer("gomocup:some-brain")

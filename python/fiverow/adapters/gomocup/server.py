@@ -39,7 +39,13 @@ class EngineServer:
     :class:`PositionPlayer`): the same seed, the same games."""
 
     def __init__(self, player: str | Player = "heuristic", *, seed: int = 0) -> None:
-        self.player = player if isinstance(player, Player) else players_mod.make(player)
+        made = player if isinstance(player, Player) else players_mod.make(player)
+        if not isinstance(made, Player):
+            raise ValueError(
+                f"fiverow engine plays a built-in player (random, heuristic, mcts:N, ...), "
+                f"not {player!r}"
+            )
+        self.player = made
         self.seed = seed
         self.positions = PositionPlayer(self.player, seed)
         self.width: int | None = None
