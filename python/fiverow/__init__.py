@@ -59,6 +59,7 @@ MODULE_ALIASES = {
     "stats": "analysis.stats",
     "balance": "analysis.balance",
     "balance_plots": "analysis.balance_plots",
+    "engines": "adapters.gomocup",
 }
 # Modules whose dependencies are optional extras (pettingzoo, open_spiel, ...):
 # imported on first use (`fiverow.pettingzoo` or `import fiverow.pettingzoo`),

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from .. import players as players_mod
 from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
 from ..data.selfplay import run as play_games
+from ..env.config import resolve
 from ..env.pool import check_seed
 from ..players.match import mixed_pool, variant_weights
 from .stats import (
@@ -310,6 +311,19 @@ def run(
     weights = variant_weights(variants)
     n_variants = len(weights)
     per_variant_boards = boards or min(games, 1024)
+    if not all(isinstance(p, players_mod.Player) for p in chosen):  # an engine, a Python player
+        return _run_agents(
+            list(weights),
+            chosen,
+            games=games,
+            seed=seed,
+            num_threads=num_threads,
+            swap=swap,
+            stop=stop,
+            boards=per_variant_boards,
+            params=params,
+            progress=progress,
+        )
     pool = mixed_pool(
         {v: 1.0 for v in weights}, per_variant_boards * n_variants, params, seed, num_threads
     )
@@ -345,6 +359,40 @@ def run(
     if bar:
         g_done, s_done = sp.progress()
         bar.update(g_done, s_done, final=True)
+    source = f"{played} games played in one pool of {len(groups)} variant(s)"
+    settings = _settings(chosen, swap, games, seed, stop, params, source)
+    return _report(groups, collected, decisions, settings)
+
+
+def _settings(
+    chosen: Sequence[Any],
+    swap: bool,
+    games: int,
+    seed: int,
+    stop: StopRule | None,
+    params: Mapping[str, Any] | None,
+    source: str,
+) -> dict[str, Any]:
+    from ..players.agent_match import agent_name
+
+    return {
+        "players": [agent_name(p) for p in chosen],
+        "swap": swap,
+        "games_per_variant": games,
+        "seed": seed,
+        "stop": None if stop is None else stop.__dict__,
+        "params": dict(params or {}),
+        "source": source,
+    }
+
+
+def _report(
+    groups: Sequence[Any],
+    collected: list[npt.NDArray[Any]],
+    decisions: Mapping[str, str | None],
+    settings: dict[str, Any],
+) -> BalanceReport:
+    """The report from the games of each variant (``group`` = index in ``groups``)."""
     games_done: npt.NDArray[Any] = (
         np.concatenate(collected) if collected else np.zeros(0, dtype=RECORD_DTYPE)
     )
@@ -357,17 +405,91 @@ def run(
         )
         r.decision = decisions[g.name]
         results.append(r)
-    settings = {
-        "players": [p.name for p in chosen],
-        "swap": swap,
-        "games_per_variant": games,
-        "seed": seed,
-        "stop": None if stop is None else stop.__dict__,
-        "params": dict(params or {}),
-        "source": f"{played} games played in one pool of {len(groups)} variant(s)",
-    }
     outcomes = {r.variant: r.outcomes for r in results}
     return BalanceReport(results, compare_variants(outcomes), settings)
+
+
+def _run_agents(
+    variants: list[str],
+    chosen: list[Any],
+    *,
+    games: int,
+    seed: int,
+    num_threads: int | None,
+    swap: bool,
+    stop: StopRule | None,
+    boards: int,
+    params: Mapping[str, Any] | None,
+    progress: bool,
+) -> BalanceReport:
+    """:func:`run` with a Gomocup engine or a Python player in a seat: each
+    variant's games stepped from Python (:func:`fiverow.agent_match.play_agents`),
+    a round of ``boards`` games at a time when a stop rule looks after each
+    round; games lost by forfeit count as losses and are listed in the
+    settings."""
+    from ..env.pool import Pool
+    from ..players.agent_match import Forfeit, play_agents
+
+    first, second = chosen[0], chosen[-1]
+    groups = [
+        Pool({v: {"num_envs": 1, "config": resolve(v, **(params or {}))}}).groups[v]
+        for v in variants
+    ]
+    bar = Progress(games * len(variants), label="balance: ") if progress else None
+    collected: list[npt.NDArray[Any]] = []
+    decisions: dict[str, str | None] = {v: None for v in variants}
+    forfeits: list[tuple[str, Forfeit]] = []
+    played = 0
+    try:
+        for gi, variant in enumerate(variants):
+            tests = _sprts(stop) if stop is not None else []
+            done, so_far = 0, []
+            while done < games and decisions[variant] is None:
+                chunk = min(boards if stop else games, games - done)
+                lost: list[Forfeit] = []
+                got = play_agents(
+                    variant,
+                    first,
+                    second,
+                    games=chunk,
+                    boards=boards,
+                    seed=seed + done,
+                    num_threads=num_threads,
+                    alternate=swap,
+                    params=params or {},
+                    forfeits=lost,
+                )
+                got["group"] = gi
+                got["game"] += done
+                forfeits += [(variant, f) for f in lost]
+                collected.append(got)
+                so_far.append(got)
+                done += chunk
+                played += chunk
+                if bar:
+                    bar.update(played, int(sum(int(c["length"].sum()) for c in collected)))
+                if stop is not None:
+                    every = np.concatenate(so_far)["winner"]
+                    decisions[variant] = _decide(stop, got["winner"], every, tests)
+    finally:
+        for player in {id(p): p for p in chosen}.values():
+            close = getattr(player, "close", None)
+            if callable(close):
+                close()
+    settings = _settings(
+        chosen,
+        swap,
+        games,
+        seed,
+        stop,
+        params,
+        f"{played} games played from Python, one variant at a time",
+    )
+    settings["forfeits"] = [
+        {"variant": v, "game": f.game, "player": f.player, "seat": f.seat, "reason": f.reason}
+        for v, f in forfeits
+    ]
+    return _report(groups, collected, decisions, settings)
 
 
 def _sprts(stop: StopRule) -> list[SPRT]:

@@ -14,6 +14,7 @@ from ..analysis.stats import wilson_interval
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
+from . import engine, play, view
 
 
 def _check_threads(args: argparse.Namespace) -> None:
@@ -200,6 +201,14 @@ def _info_of(path: Any) -> None:
                 f"{name:<18}{o['episodes']:>9}{o['steps']:>11}{o['seat0_wins']:>13}"
                 f"{o['seat1_wins']:>13}{o['draws']:>8}{o['truncated']:>11}{mean:>13.1f}"
             )
+        if ds.forfeit_records:  # games lost by an engine's failure, counted in the wins above
+            print(f"forfeits: {len(ds.forfeit_records)} games lost by a player's failure")
+            for f in ds.forfeit_records[:5]:
+                print(f"  {f['variant']} game {f['game']}, seat {f['seat']}: {f['reason']}")
+            if len(ds.forfeit_records) > 5:
+                print(
+                    f"  and {len(ds.forfeit_records) - 5} more (fiverow.data: VariantData.forfeits)"
+                )
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -305,7 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--black",
         default="random",
-        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations)",
+        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations), "
+        "or a Gomocup engine, gomocup:COMMAND (one variant per run)",
     )
     p.add_argument("--white", default=None, help="player of the second seat (default: --black)")
     p.add_argument("--threads", type=int, default=None, help="OpenMP threads (default: all)")
@@ -341,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         default="heuristic",
-        help="one player (both seats) or two, comma-separated (first seat first)",
+        help="one player (both seats) or two, comma-separated (first seat first); "
+        "a Gomocup engine is gomocup:COMMAND",
     )
     p.add_argument(
         "--swap", action="store_true", help="with two players, alternate their seats game by game"
@@ -383,6 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pack", help="make one file of a dataset whose run was killed")
     p.add_argument("path")
     p.set_defaults(func=_pack)
+
+    for command in (engine, play, view):
+        command.add_parser(sub)
     return parser
 
 

@@ -103,6 +103,9 @@ class Episode:
     opening: int
     policy: npt.NDArray[np.float16] | None = None
     obs: npt.NDArray[np.uint8] | None = None
+    #: Why the loser lost when it forfeited (an engine that crashed, hung,
+    #: answered garbage or played an illegal move), else None.
+    forfeit: str | None = None
 
     @property
     def length(self) -> int:
@@ -282,6 +285,17 @@ class VariantData:
                     f"episode {i} has {name} {columns[name][i]}, outside {low}..{high}"
                 )
 
+    @cached_property
+    def forfeits(self) -> dict[int, str]:
+        """``{episode index: reason}`` of the games lost by forfeit (a
+        :class:`Writer` records them; ``fiverow generate`` with engines)."""
+        games = {int(g): k for k, g in enumerate(self.episodes["game"])}
+        return {
+            games[int(f["game"])]: str(f["reason"])
+            for f in self.dataset.forfeit_records
+            if f.get("variant") == self.name and int(f.get("game", -1)) in games
+        }
+
     @property
     def has_obs(self) -> bool:
         return "obs" in self._group["steps"]
@@ -324,6 +338,7 @@ class VariantData:
             opening=int(e["opening"][i]),
             policy=steps["policy"][sl] if "policy" in steps else None,
             obs=steps["obs"][sl] if "obs" in steps else None,
+            forfeit=self.forfeits.get(i),
         )
 
     def __iter__(self) -> Iterator[Episode]:
@@ -368,6 +383,12 @@ class VariantData:
                 rewards,
             )
         except ValueError as err:
+            if ep.forfeit is not None:
+                raise DatasetError(
+                    f"{self.dataset.path}: episode {i} of '{self.name}' was forfeited "
+                    f"({ep.forfeit}): it stops before the rules end it, so it is not replayed "
+                    "(VariantData.forfeits lists such episodes)"
+                ) from None
             raise DatasetError(
                 f"{self.dataset.path}: episode {i} of '{self.name}' does not replay: {err}"
             ) from None
@@ -460,6 +481,11 @@ class Dataset:
             self.created = str(attrs["created"])
             self.layout = str(attrs["layout"])
             self.variants: list[str] = [v for v in str(attrs["variants"]).split("\n") if v]
+            forfeits = attrs.get("forfeits")
+            #: Games lost by forfeit: {"variant", "game", "seat", "reason"} each.
+            self.forfeit_records: list[dict[str, Any]] = (
+                json.loads(forfeits) if forfeits is not None else []
+            )
         except (KeyError, ValueError) as e:
             self.file.close()
             raise DatasetError(f"'{self.path}' has damaged attributes: {e}") from None
@@ -685,6 +711,8 @@ class Writer:
         )
         self._writer = _core.EpisodeWriter(pool._batch, spec, obs, policy)
         self._games = 0
+        self._forfeits: list[dict[str, Any]] = []
+        self._closed = False
 
     def add(
         self,
@@ -702,11 +730,20 @@ class Writer:
         scores: tuple[int, int] = (0, 0),
         black_seat: int = 0,
         opening: int = -1,
+        forfeit: str | None = None,
     ) -> None:
         """One finished episode of ``board`` (of ``group``; the only one by
         default). ``episode`` is the board's episode number, which with the
         pool's seed rebuilds the game on replay (default: the board's
-        current episode, right for a board whose episode just ended)."""
+        current episode, right for a board whose episode just ended).
+        ``forfeit``: why the loser lost, for a game that ended by a player's
+        failure rather than by the rules (``winner`` is then the other seat);
+        the file lists such games (:attr:`VariantData.forfeits`)."""
+        if forfeit is not None and (not isinstance(forfeit, str) or winner not in (0, 1)):
+            raise ValueError(
+                "forfeit is the reason (a string) for a game won by the other seat "
+                f"(winner 0 or 1), got forfeit={forfeit!r}, winner={winner!r}"
+            )
         name = group or self.pool._order[0]
         g = self.pool.group(name)
         steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
@@ -738,6 +775,10 @@ class Writer:
             int(black_seat),
             int(opening),
         )
+        if forfeit is not None:
+            self._forfeits.append(
+                {"variant": name, "game": self._games, "seat": 1 - int(winner), "reason": forfeit}
+            )
         self._games += 1
 
     def flush(self) -> None:
@@ -746,7 +787,15 @@ class Writer:
         self._writer.flush()
 
     def close(self) -> None:
+        """Write what is left and make the file one piece; the forfeited games
+        are listed in its ``forfeits`` attribute (JSON)."""
+        if self._closed:
+            return
+        self._closed = True
         self._writer.close()
+        if self._forfeits:
+            with _h5py().File(self.path, "r+") as f:
+                f.attrs["forfeits"] = json.dumps(self._forfeits)
 
     def __enter__(self) -> Writer:
         return self

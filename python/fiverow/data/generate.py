@@ -86,6 +86,26 @@ def generate(
     n_boards = default_boards(games) if boards is None else int(boards)
     if n_boards < 1:
         raise ValueError(f"boards must be >= 1, got {boards}")
+    if not (isinstance(first, Player) and isinstance(second, Player)):
+        from .agent_generate import generate_agents  # an engine or a Python player
+
+        return generate_agents(  # type: ignore[no-any-return]
+            out,
+            variants,
+            first,
+            second,
+            games=int(games),
+            seed=seed,
+            num_threads=num_threads,
+            boards=n_boards,
+            obs=obs,
+            policy=policy,
+            overwrite=overwrite,
+            gzip=gzip,
+            flush_seconds=flush_seconds,
+            progress=progress,
+            params=params,
+        )
     pool = mixed_pool(variants, n_boards, params, seed, num_threads)
     groups = [pool.groups[name] for name in pool._order]
     run_info = {

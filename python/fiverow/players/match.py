@@ -11,7 +11,7 @@ half of the games; results come with Wilson 95% intervals.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -32,7 +32,7 @@ from ..data.selfplay import (
 from ..env.config import resolve
 from ..env.pool import Pool, check_seed
 from . import Player
-from .agent_match import Agent, agent_name, play_agents
+from .agent_match import Agent, Forfeit, agent_name, play_agents
 
 
 def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:
@@ -93,6 +93,8 @@ class MatchResult:
     variants: list[VariantScore]
     games: npt.NDArray[Any]  # one record per game (fiverow.selfplay.RECORD_DTYPE)
     interrupted: bool = False
+    #: Games lost by a player's failure (an engine that crashed, hung, ...).
+    forfeits: list[Forfeit] = field(default_factory=list)
 
     def total(self) -> VariantScore:
         fields = ("games", "wins", "losses", "draws", "truncated", "first_seat_wins")
@@ -115,6 +117,8 @@ class MatchResult:
                 f"{v.variant:<18}{v.games:>7}{v.wins:>8}{v.losses:>8}{v.draws:>7}"
                 f"{rate:>12.3f} [{lo:.3f}, {hi:.3f}]"
             )
+        for f in self.forfeits:
+            lines.append(f"game {f.game}: {f.player} (seat {f.seat}) forfeits: {f.reason}")
         return "\n".join(lines)
 
 
@@ -176,11 +180,14 @@ class Match:
     def _play_agents(self) -> MatchResult:
         counts = split_games(self.games, self.weights)
         boards = split_boards(self.boards, self.weights)
-        parts, scores = [], []
+        parts: list[npt.NDArray[Any]] = []
+        scores: list[VariantScore] = []
+        forfeits: list[Forfeit] = []
         for gi, name in enumerate(self.weights):
             if counts[name] == 0:  # fewer games than variants
                 scores.append(score_variant(np.zeros(0, dtype=RECORD_DTYPE), gi, name))
                 continue
+            lost: list[Forfeit] = []
             games = play_agents(
                 name,
                 self.player_a,
@@ -191,13 +198,18 @@ class Match:
                 num_threads=self.num_threads,
                 alternate=self.alternate,
                 params=self.params,
+                forfeits=lost,
             )
+            offset = int(sum(len(p) for p in parts))  # game numbers run on across variants
+            forfeits += [replace(f, game=f.game + offset) for f in lost]
             games["group"] = gi
             parts.append(games)
             scores.append(score_variant(games, gi, name))
         games = np.concatenate(parts)
         games["game"] = np.arange(len(games))
-        return MatchResult(agent_name(self.player_a), agent_name(self.player_b), scores, games)
+        return MatchResult(
+            agent_name(self.player_a), agent_name(self.player_b), scores, games, forfeits=forfeits
+        )
 
 
 def split_games(games: int, weights: Mapping[str, float]) -> dict[str, int]:
