@@ -424,8 +424,8 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
     uint8_t *masks = malloc((size_t)v->n_actions * (size_t)(e->n + 1));
     float *rewards = malloc(sizeof(float) * 2 * (size_t)(e->n + 1));
     char err[256];
-    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n, obs,
-                             masks, rewards, err, sizeof(err)) != 0;
+    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n,
+                             OBS_ABSOLUTE, obs, masks, rewards, err, sizeof(err)) != 0;
     if (!bad && record_obs)
         bad = memcmp(obs, e->obs, obs_bytes * (size_t)e->n) != 0;
     for (int t = 0; !bad && t < e->n; t++)
