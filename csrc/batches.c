@@ -20,6 +20,7 @@ void batches_farm_free(batches_farm *f)
     free(f->sym.first);
     free(f->sym.count);
     free(f->sym.identity);
+    free(f->sym.maps);
     free(f);
 }
 
@@ -68,7 +69,8 @@ batches_farm *batches_farm_new(const batch *b, int kind, const int32_t *perms, i
         !(f->sym.inverse = malloc(perm_bytes)) ||
         !(f->sym.first = malloc(sizeof(int64_t) * (size_t)b->n_groups)) ||
         !(f->sym.count = malloc(sizeof(int32_t) * (size_t)b->n_groups)) ||
-        !(f->sym.identity = malloc((size_t)n_perms))) {
+        !(f->sym.identity = malloc((size_t)n_perms)) ||
+        !(f->sym.maps = malloc(sizeof(plane_map) * (size_t)n_perms))) {
         snprintf(err, errlen, "out of memory");
         free(seen);
         batches_farm_free(f);
@@ -94,11 +96,14 @@ batches_farm *batches_farm_new(const batch *b, int kind, const int32_t *perms, i
             identity &= row[c] == c;
         }
         f->sym.identity[k] = (uint8_t)identity;
+        plane_map_classify(&f->sym.maps[k], inverse, v0->g.height, v0->g.width);
     }
     free(seen);
     f->b = b;
     f->kind = kind;
     f->n_cells = n;
+    f->height = v0->g.height;
+    f->width = v0->g.width;
     f->n_actions = v0->n_actions;
     f->obs_bytes = (size_t)v0->n_planes[kind] * (size_t)n;
     return f;
@@ -129,9 +134,10 @@ const char *batches_check(const batches_farm *f, const batches_games *g, const b
 /* Per-thread scratch. */
 typedef struct scratch {
     board_hdr *board;
-    uint8_t *obs, *mask; /* as the game writes them, before a symmetry */
-    uint16_t *policy;    /* a policy row after a symmetry */
-    int64_t *keys;       /* (ply << 32 | position) of one game, sorted */
+    uint8_t *obs, *mask;       /* as the game writes them, before a symmetry */
+    uint8_t *obs_to, *mask_to; /* after it */
+    uint16_t *policy;          /* a policy row after a symmetry */
+    int64_t *keys;             /* (ply << 32 | position) of one game, sorted */
 } scratch;
 
 static void scratch_free(scratch *s)
@@ -140,17 +146,22 @@ static void scratch_free(scratch *s)
     free(s->obs);
     free(s->mask);
     free(s->policy);
+    free(s->obs_to);
+    free(s->mask_to);
     free(s->keys);
 }
 
 static int scratch_init(scratch *s, const batches_farm *f, size_t max_state, int64_t max_keys)
 {
     s->board = aligned_alloc(64, (max_state + 63) & ~(size_t)63);
-    s->obs = malloc(f->obs_bytes);
-    s->mask = malloc((size_t)f->n_actions);
+    s->obs = malloc(f->obs_bytes + PLANE_MAP_SLACK);
+    s->mask = malloc((size_t)f->n_actions + PLANE_MAP_SLACK);
     s->policy = malloc(sizeof(uint16_t) * (size_t)f->n_actions);
+    s->obs_to = malloc(f->obs_bytes + PLANE_MAP_SLACK);
+    s->mask_to = malloc((size_t)f->n_actions + PLANE_MAP_SLACK);
     s->keys = malloc(sizeof(int64_t) * (size_t)(max_keys ? max_keys : 1));
-    return s->board && s->obs && s->mask && s->policy && s->keys ? 0 : -1;
+    return s->board && s->obs && s->mask && s->policy && s->obs_to && s->mask_to && s->keys ? 0
+                                                                                            : -1;
 }
 
 static int compare_keys(const void *a, const void *b)
@@ -159,23 +170,14 @@ static int compare_keys(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A row over the actions under a cell permutation given by its inverse:
- * action c * per_cell + k of the output is action inverse[c] * per_cell + k
- * of the input; special actions stay. */
-static void permute_actions_u8(const uint8_t *restrict src, uint8_t *restrict dst,
-                               const int32_t *restrict inverse, int n_cells, int per_cell,
-                               int n_actions)
+/* The cell x value actions of a mask row (MODLINSEQ: per_cell values per
+ * cell) under a cell permutation given by its inverse: action c * per_cell +
+ * k of the output is action inverse[c] * per_cell + k of the input. */
+static void permute_cell_values(const uint8_t *restrict src, uint8_t *restrict dst,
+                                const int32_t *restrict inverse, int n_cells, int per_cell)
 {
-    if (per_cell == 1) {
-        for (int c = 0; c < n_cells; c++)
-            dst[c] = src[inverse[c]];
-    } else {
-        for (int c = 0; c < n_cells; c++)
-            memcpy(dst + (size_t)c * per_cell, src + (size_t)inverse[c] * per_cell,
-                   (size_t)per_cell);
-    }
-    for (int a = n_cells * per_cell; a < n_actions; a++)
-        dst[a] = src[a];
+    for (int c = 0; c < n_cells; c++)
+        memcpy(dst + (size_t)c * per_cell, src + (size_t)inverse[c] * per_cell, (size_t)per_cell);
 }
 
 /* Halves to floats, n of them (F16C where the CPU has it). */
@@ -207,28 +209,6 @@ static void permute_policy(const uint16_t *restrict src, float *restrict dst,
     halves_to_floats(src, dst, n_actions);
 }
 
-/* Planes of n_cells bytes each, cells moved by a permutation given by its
- * inverse (cell d of the output is cell inverse[d] of the input). A gather
- * keeps the stores in order (a scatter's random stores stall); constant
- * planes (the colour to move, protocol phases) are filled instead. */
-static void permute_planes(const uint8_t *restrict src, uint8_t *restrict dst,
-                           const int32_t *restrict inverse, int n_cells, size_t planes)
-{
-    for (size_t pl = 0; pl < planes; pl++) {
-        const uint8_t *from = src + pl * (size_t)n_cells;
-        uint8_t *to = dst + pl * (size_t)n_cells;
-        int differ = 0;
-        for (int c = 1; c < n_cells; c++) /* vectorised: no early exit */
-            differ |= from[c] != from[0];
-        if (!differ) {
-            memset(to, from[0], (size_t)n_cells);
-            continue;
-        }
-        for (int d = 0; d < n_cells; d++)
-            to[d] = from[inverse[d]];
-    }
-}
-
 static int64_t map_action(int64_t a, const int32_t *perm, int n_cells, int per_cell)
 {
     if (!perm || a >= (int64_t)n_cells * per_cell)
@@ -254,10 +234,20 @@ static void write_position(const batches_farm *f, const variant *v, const board_
         game_write_obs(v, h, f->kind, obs);
         bits_to_bytes(board_legal_c(v, h), n_actions, mask);
     } else {
+        /* byte stores straight into the output (lines not in cache) fill the
+         * store buffer: permute in scratch, then copy out with wide stores */
         game_write_obs(v, h, f->kind, s->obs);
-        permute_planes(s->obs, obs, inverse, n_cells, planes);
+        const plane_map *map = &f->sym.maps[row];
+        plane_map_apply(map, inverse, s->obs, s->obs_to, f->height, f->width, planes);
+        memcpy(obs, s->obs_to, f->obs_bytes);
         bits_to_bytes(board_legal_c(v, h), n_actions, s->mask);
-        permute_actions_u8(s->mask, mask, inverse, n_cells, per_cell, n_actions);
+        if (per_cell == 1) /* the cells as one more plane, then the special actions */
+            plane_map_apply(map, inverse, s->mask, s->mask_to, f->height, f->width, 1);
+        else
+            permute_cell_values(s->mask, s->mask_to, inverse, n_cells, per_cell);
+        memcpy(s->mask_to + n_cells * per_cell, s->mask + n_cells * per_cell,
+               (size_t)(n_actions - n_cells * per_cell));
+        memcpy(mask, s->mask_to, (size_t)n_actions);
     }
     const int64_t step = g->start[i] + ply;
     out->action[j] = map_action(g->actions[step], perm, n_cells, per_cell);

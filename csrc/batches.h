@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "batch.h"
+#include "plane_map.h"
 
 /* The games a loader holds in its shuffle buffer. Game i is played on
  * variant group[i] of the batch, keyed by (seed, key_group, board, episode)
@@ -40,6 +41,7 @@ typedef struct batches_symmetries {
     int64_t *first;
     int32_t *count;
     uint8_t *identity; /* [n_perms] 1 where the permutation is the identity */
+    plane_map *maps;   /* [n_perms] how each moves a plane */
 } batches_symmetries;
 
 /* A batch's variants (all of one observation shape and action count in
@@ -49,7 +51,7 @@ typedef struct batches_farm {
     const batch *b;
     int kind;
     size_t obs_bytes;
-    int n_actions, n_cells;
+    int n_actions, n_cells, height, width;
     batches_symmetries sym;
 } batches_farm;
 

@@ -395,3 +395,18 @@ def test_a_game_that_does_not_replay_stops_the_epoch_before_any_batch(tmp_path, 
     with pytest.raises(data.DatasetError) as e:
         list(data.Batches(winner, 8))
     assert str(winner) in str(e.value) and "episode 5" in str(e.value)
+
+
+def test_batches_kept_are_never_overwritten(freestyle):
+    """Rounds reuse the arrays of earlier rounds only once no batch of them is
+    alive: a batch kept (or a view, or a tensor of it) stays as it was."""
+    copies, kept = [], []
+    for batch in data.Batches(freestyle, 32, buffer=256, seed=8):
+        copies.append({k: v.copy() for k, v in batch.items()})
+        kept.append(batch["obs"][::2])  # a view only
+    for copy, view in zip(copies, kept, strict=True):
+        np.testing.assert_array_equal(copy["obs"][::2], view)
+    # dropped batches let the loader reuse its arrays: the same values come out
+    again = [b["obs"].copy() for b in data.Batches(freestyle, 32, buffer=256, seed=8)]
+    for copy, obs in zip(copies, again, strict=True):
+        np.testing.assert_array_equal(copy["obs"], obs)

@@ -17,6 +17,7 @@ buffer, not by the file: see docs/hdf5.md ("Training batches").
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ from . import Dataset, DatasetError, VariantData, _reading
 DEFAULT_BUFFER = 1 << 16
 #: Most bytes of output arrays one round of batches is written into.
 ROUND_BYTES = 32 << 20
+#: The most rounds a game's positions are spread over (each costs a replay
+#: of the game up to its last position drawn in that round).
+MAX_SPREAD = 8
 #: Rows of the length column read at a time when the blocks are laid out.
 _LENGTH_SLICE = 1 << 20
 
@@ -473,6 +477,7 @@ class Batches:
             batches, positions = streams[g].round()
             remaining[g] -= positions
             yield from batches
+            del batches  # so that the next round may reuse their arrays
 
 
 class _Stream:
@@ -491,9 +496,14 @@ class _Stream:
         self.policy = np.zeros((0, a), dtype=np.float16) if owner.policy else None
         self.pool_game = np.zeros(0, dtype=np.int64)
         self.pool_ply = np.zeros(0, dtype=np.int32)
+        self.pool_due = np.zeros(0, dtype=np.int64)  # the round each position is drawn in
+        self.round_index = 0
+        self._spares: list[dict[str, npt.NDArray[Any]]] = []
         b = owner.batch_size
         per_round = max(1, min(owner.buffer // (4 * b), ROUND_BYTES // (b * self._row_bytes())))
         self.round_size = per_round * b
+        self.spread = min(MAX_SPREAD, owner.buffer // self.round_size) if owner.shuffle else 1
+        self.capacity = self.spread * self.round_size
 
     def _row_bytes(self) -> int:
         return self.shape.position_bytes + (4 * self.shape.n_actions if self.owner.policy else 0)
@@ -522,7 +532,7 @@ class _Stream:
         self._compact()
         loaded: list[tuple[dict[str, npt.NDArray[Any]], Any, Any, Any, Any]] = []
         held = len(self.pool_game)
-        while held < self.owner.buffer and self.next_item < len(self.takes):
+        while held < self.capacity and self.next_item < len(self.takes):
             k = self.next_item
             self.next_item += 1
             item = self._load(int(self.parts[k]), int(self.blocks[k]), int(self.takes[k]))
@@ -533,7 +543,7 @@ class _Stream:
         base_games = len(self.games["length"])
         base_steps = len(self.actions)
         games = [self.games]
-        pool_game, pool_ply = [self.pool_game], [self.pool_ply]
+        pool_game, pool_ply, pool_due = [self.pool_game], [self.pool_ply], [self.pool_due]
         actions, policies = [self.actions], [self.policy]
         for cols, acts, pol, game, ply in loaded:
             cols["start"] = cols["start"] + base_steps
@@ -542,6 +552,8 @@ class _Stream:
             policies.append(pol)
             pool_game.append(game + base_games)
             pool_ply.append(ply)
+            # each position is drawn in one of the next `spread` rounds, at random
+            pool_due.append(self.round_index + self.rng.integers(0, self.spread, len(game)))
             base_games += len(cols["length"])
             base_steps += len(acts)
         self.games = {k: np.concatenate([g[k] for g in games]) for k in self.games}
@@ -550,12 +562,14 @@ class _Stream:
             self.policy = np.concatenate(policies)
         self.pool_game = np.concatenate(pool_game)
         self.pool_ply = np.concatenate(pool_ply)
+        self.pool_due = np.concatenate(pool_due)
         size = (
             self.actions.nbytes
             + (self.policy.nbytes if self.policy is not None else 0)
             + sum(v.nbytes for v in self.games.values())
             + self.pool_game.nbytes
             + self.pool_ply.nbytes
+            + self.pool_due.nbytes
         )
         self.owner.peak_buffer_bytes = max(self.owner.peak_buffer_bytes, size)
 
@@ -609,22 +623,52 @@ class _Stream:
 
     # ---- rounds ----
 
+    def _arrays(self, n: int) -> dict[str, npt.NDArray[Any]]:
+        """Output arrays of at least n rows: an earlier round's when no batch
+        of it is alive any more (no page faults on fresh memory), else new
+        ones. Two sets are kept: the caller usually still holds the last
+        batch of the round before."""
+        for spare in self._spares:
+            if len(spare["value"]) >= n and _unshared(spare):
+                return spare
+        shape = self.shape
+        rows, a = max(n, 2 * self.round_size), shape.n_actions
+        arrays = {
+            "obs": np.empty((rows, shape.planes, shape.height, shape.width), dtype=np.uint8),
+            "action": np.empty(rows, dtype=np.int64),
+            "mask": np.empty((rows, a), dtype=np.bool_),
+        }
+        if self.policy is not None:
+            arrays["policy"] = np.empty((rows, a), dtype=np.float32)
+        arrays["value"] = np.empty(rows, dtype=np.float32)
+        self._spares = [arrays, *self._spares[:1]]
+        return arrays
+
     def round(self) -> tuple[list[Batch], int]:
-        """The next round of batches and the positions in it."""
-        if len(self.pool_game) < self.owner.buffer:
+        """The next round of batches (none when fewer than a batch came due)
+        and the positions in them."""
+        if len(self.pool_game) < self.capacity:
             self._refill()
-        held = len(self.pool_game)
-        if held == 0:
-            raise RuntimeError("no positions left in this stream")  # the caller counts
-        last = self.next_item >= len(self.takes) and held <= self.round_size
-        size = held if last else self.round_size
+        t = self.round_index
+        self.round_index += 1
+        due = self.pool_due <= t
+        take = np.flatnonzero(due)
+        size = len(take)
+        final = self.next_item >= len(self.takes) and size == len(self.pool_game)
+        b = self.owner.batch_size
         if self.owner.shuffle:
-            order = self.rng.permutation(held)
-            take, keep = order[:size], order[size:]
-        else:
-            take, keep = np.arange(size), np.arange(size, held)
+            take = take[self.rng.permutation(size)]
+        if not final:  # a short batch waits for the next round
+            size -= size % b
+            self.pool_due[take[size:]] = t + 1
+            take = take[:size]
+        keep = np.ones(len(self.pool_game), dtype=bool)
+        keep[take] = False
         game, ply = self.pool_game[take], self.pool_ply[take].astype(np.int32)
         self.pool_game, self.pool_ply = self.pool_game[keep], self.pool_ply[keep]
+        self.pool_due = self.pool_due[keep]
+        if not size:
+            return [], 0
         group = self.games["group"][game]
         if self.owner.symmetries:
             assert self.shape.n_symmetries is not None
@@ -633,7 +677,6 @@ class _Stream:
             symmetry = np.zeros(size, dtype=np.int32)
         out = self._fill(game, ply, symmetry)
         batches = []
-        b = self.owner.batch_size
         for lo in range(0, size, b):
             if size - lo < b and self.owner.drop_last:
                 break
@@ -647,15 +690,8 @@ class _Stream:
         symmetry: npt.NDArray[np.int32],
     ) -> Batch:
         shape = self.shape
-        n, a = len(game), shape.n_actions
-        out: Batch = {
-            "obs": np.empty((n, shape.planes, shape.height, shape.width), dtype=np.uint8),
-            "action": np.empty(n, dtype=np.int64),
-            "mask": np.empty((n, a), dtype=np.bool_),
-        }
-        if self.policy is not None:
-            out["policy"] = np.empty((n, a), dtype=np.float32)
-        out["value"] = np.empty(n, dtype=np.float32)
+        n = len(game)
+        out = {name: array[:n] for name, array in self._arrays(n).items()}
         g = self.games
         failed = shape.farm.fill(
             g["group"],
@@ -693,6 +729,12 @@ class _Stream:
         out["ply"] = ply.astype(np.int64)
         out["symmetry"] = symmetry.astype(np.int64)
         return out
+
+
+def _unshared(arrays: dict[str, npt.NDArray[Any]]) -> bool:
+    """Does nothing but this dict hold these arrays (no batch, view or
+    tensor made from them is alive)? Then a round can write into them again."""
+    return all(sys.getrefcount(arrays[name]) <= 2 for name in arrays)  # the dict's and the call's
 
 
 def _empty_games() -> dict[str, npt.NDArray[Any]]:
