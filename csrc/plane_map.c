@@ -140,6 +140,8 @@ void plane_map_apply(const plane_map *m, const int32_t *inverse, const uint8_t *
         }
         return;
     }
+#else
+    (void)m;
 #endif
     for (size_t pl = 0; pl < planes; pl++) {
         const uint8_t *from = src + pl * n;

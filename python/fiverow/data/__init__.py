@@ -770,7 +770,7 @@ class Writer:
         self.close()
 
 
-from .batches import Batches  # noqa: E402 - it builds on the classes above
+from .batches import Batches as Batches  # noqa: E402 - it builds on the classes above
 
 
 def __getattr__(name: str) -> Any:

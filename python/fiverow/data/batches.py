@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +40,7 @@ MAX_SPREAD = 8
 #: Rows of the length column read at a time when the blocks are laid out.
 _LENGTH_SLICE = 1 << 20
 
-SourceArg = str | Path | Dataset | Sequence[str | Path | Dataset]
+SourceArg: TypeAlias = str | Path | Dataset | Sequence[str | Path | Dataset]
 Batch = dict[str, npt.NDArray[Any]]
 
 
@@ -230,7 +230,11 @@ class Batches:
         seed_value = check_seed(seed)
         if seed_value is None:
             raise TypeError("seed must be an int")
-        for name, flag in (("symmetries", symmetries), ("shuffle", shuffle), ("drop_last", drop_last)):
+        for name, flag in (
+            ("symmetries", symmetries),
+            ("shuffle", shuffle),
+            ("drop_last", drop_last),
+        ):
             if not isinstance(flag, bool | np.bool_):
                 raise TypeError(f"{name} must be a bool, got {flag!r}")
         if policy is not None and not isinstance(policy, bool | np.bool_):
@@ -365,7 +369,9 @@ class Batches:
             num_threads=self.num_threads,
             observation=self.observation,
         )
-        perms, first, count = [], [], []
+        perms: list[npt.NDArray[np.int32]] = []
+        first: list[int] = []
+        count: list[int] = []
         for name in shape.names:
             rows = vds[name].symmetries.perms
             first.append(sum(len(p) for p in perms))
@@ -559,7 +565,7 @@ class _Stream:
         self.games = {k: np.concatenate([g[k] for g in games]) for k in self.games}
         self.actions = np.concatenate(actions)
         if self.policy is not None:
-            self.policy = np.concatenate(policies)
+            self.policy = np.concatenate([p for p in policies if p is not None])
         self.pool_game = np.concatenate(pool_game)
         self.pool_ply = np.concatenate(pool_ply)
         self.pool_due = np.concatenate(pool_due)
@@ -633,7 +639,7 @@ class _Stream:
                 return spare
         shape = self.shape
         rows, a = max(n, 2 * self.round_size), shape.n_actions
-        arrays = {
+        arrays: dict[str, npt.NDArray[Any]] = {
             "obs": np.empty((rows, shape.planes, shape.height, shape.width), dtype=np.uint8),
             "action": np.empty(rows, dtype=np.int64),
             "mask": np.empty((rows, a), dtype=np.bool_),

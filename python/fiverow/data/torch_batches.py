@@ -26,7 +26,9 @@ from .batches import Batches, SourceArg
 
 def _paths(source: SourceArg) -> list[str | Path]:
     """Files rather than open handles: each worker opens its own."""
-    items = source if isinstance(source, list | tuple) else [source]
+    items: list[str | Path | Dataset] = (
+        [source] if isinstance(source, str | Path | Dataset) else list(source)
+    )
     return [item.path if isinstance(item, Dataset) else item for item in items]
 
 
