@@ -69,7 +69,11 @@ def run_batches(path: Path, threads: int, seed: int) -> tuple[float, int, dict[s
         n += len(batch["obs"])
     seconds = time.perf_counter() - start
     b.close()
-    return rate(n, seconds), n, {"peak_buffer_bytes": b.peak_buffer_bytes}
+    return (
+        rate(n, seconds),
+        n,
+        {"buffer_bytes": b.peak_buffer_bytes, "output_bytes": b.peak_output_bytes},
+    )
 
 
 def run_replay(path: Path, variant: str, budget: float, seed: int) -> tuple[float, int]:

@@ -32,8 +32,9 @@ from . import Dataset, DatasetError, VariantData, _reading
 
 #: Default shuffle buffer, in positions.
 DEFAULT_BUFFER = 1 << 16
-#: Most bytes of output arrays one round of batches is written into.
-ROUND_BYTES = 32 << 20
+#: Most bytes of output arrays one round of batches is written into (about:
+#: a round may run a quarter over, to carry a short batch or at the start).
+ROUND_BYTES = 16 << 20
 #: The most rounds a game's positions are spread over (each costs a replay
 #: of the game up to its last position drawn in that round).
 MAX_SPREAD = 8
@@ -262,6 +263,8 @@ class Batches:
         self.epoch = 0
         #: the most bytes the shuffle buffer held so far (moves, policies, keys, positions)
         self.peak_buffer_bytes = 0
+        #: the most bytes of output arrays held so far (two rounds' worth, reused)
+        self.peak_output_bytes = 0
         self._datasets, self._owned = _games(source)
         try:
             self._setup(variants, policy)
@@ -510,6 +513,9 @@ class _Stream:
         self.round_size = per_round * b
         self.spread = min(MAX_SPREAD, owner.buffer // self.round_size) if owner.shuffle else 1
         self.capacity = self.spread * self.round_size
+        # rounds run over round_size while the buffer fills (new positions
+        # come due over the next rounds on top of the first ones): capped
+        self.max_round = max(b, self.round_size * 5 // 4 // b * b)
 
     def _row_bytes(self) -> int:
         return self.shape.position_bytes + (4 * self.shape.n_actions if self.owner.policy else 0)
@@ -638,7 +644,7 @@ class _Stream:
             if len(spare["value"]) >= n and _unshared(spare):
                 return spare
         shape = self.shape
-        rows, a = max(n, 2 * self.round_size), shape.n_actions
+        rows, a = max(n, min(self.total, self.max_round)), shape.n_actions
         arrays: dict[str, npt.NDArray[Any]] = {
             "obs": np.empty((rows, shape.planes, shape.height, shape.width), dtype=np.uint8),
             "action": np.empty(rows, dtype=np.int64),
@@ -648,6 +654,8 @@ class _Stream:
             arrays["policy"] = np.empty((rows, a), dtype=np.float32)
         arrays["value"] = np.empty(rows, dtype=np.float32)
         self._spares = [arrays, *self._spares[:1]]
+        held = sum(x.nbytes for spare in self._spares for x in spare.values())
+        self.owner.peak_output_bytes = max(self.owner.peak_output_bytes, held)
         return arrays
 
     def round(self) -> tuple[list[Batch], int]:
@@ -660,12 +668,16 @@ class _Stream:
         due = self.pool_due <= t
         take = np.flatnonzero(due)
         size = len(take)
-        final = self.next_item >= len(self.takes) and size == len(self.pool_game)
+        final = (
+            self.next_item >= len(self.takes)
+            and size == len(self.pool_game)
+            and size <= self.max_round
+        )
         b = self.owner.batch_size
         if self.owner.shuffle:
             take = take[self.rng.permutation(size)]
-        if not final:  # a short batch waits for the next round
-            size -= size % b
+        if not final:  # a short batch, and what runs over the round's size, wait a round
+            size = min(size - size % b, self.max_round)
             self.pool_due[take[size:]] = t + 1
             take = take[:size]
         keep = np.ones(len(self.pool_game), dtype=bool)
