@@ -162,22 +162,24 @@ def _blocks(vd: VariantData, target: int) -> tuple[npt.NDArray[np.int64], npt.ND
     """Blocks of consecutive episodes of about ``target`` positions (at least
     one game, and at least 16 blocks where there are 16 games, so that workers
     and shards share small files too): their first episodes (and the end) and
-    positions."""
+    positions. The lengths are read in slices: memory is per block."""
     n = len(vd)
-    column = vd._group["episodes/length"]
-    lengths = np.empty(n, dtype=np.int64)
-    with _reading(vd.dataset.path, f"the episode lengths of '{vd.name}'"):
-        for lo in range(0, n, _LENGTH_SLICE):
-            lengths[lo : lo + _LENGTH_SLICE] = column[lo : lo + _LENGTH_SLICE]
-    if n and lengths.min() < 1:
-        raise vd._damaged(f"episode {int(np.argmin(lengths))} has length {lengths.min()}")
-    mean = max(1.0, float(lengths.sum()) / max(n, 1))
+    mean = max(1.0, vd.steps / max(n, 1))
     games = max(1, min(math.ceil(target / mean), math.ceil(n / 16)))
-    start = np.arange(0, n + games, games, dtype=np.int64)
-    start[-1] = n
+    column = vd._group["episodes/length"]
+    step = max(1, _LENGTH_SLICE // games) * games  # whole blocks per slice
+    sums = []
+    with _reading(vd.dataset.path, f"the episode lengths of '{vd.name}'"):
+        for lo in range(0, n, step):
+            lengths = column[lo : lo + step].astype(np.int64)
+            if lengths.min() < 1:
+                i = lo + int(np.argmin(lengths))
+                raise vd._damaged(f"episode {i} has length {lengths.min()}")
+            sums.append(np.add.reduceat(lengths, np.arange(0, len(lengths), games)))
+    start = np.minimum(np.arange(0, n + games, games, dtype=np.int64), n)
     start = np.unique(start)
-    sums = np.add.reduceat(lengths, start[:-1]) if n else np.zeros(0, dtype=np.int64)
-    return start, sums.astype(np.int64)
+    positions = np.concatenate(sums) if sums else np.zeros(0, dtype=np.int64)
+    return start, positions.astype(np.int64)
 
 
 class Batches:
