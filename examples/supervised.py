@@ -95,7 +95,8 @@ def validate(net: Net, path: Path, args: argparse.Namespace) -> dict[str, float]
             totals += k * np.array([p.item(), v.item(), hit.item()])
             n += k
     net.train()
-    return dict(zip(("policy_loss", "value_loss", "top1_in_policy"), (totals / n).tolist()))
+    names = ("policy_loss", "value_loss", "top1_in_policy")
+    return dict(zip(names, (totals / n).tolist(), strict=True))
 
 
 def evaluate(net: Net, args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any]:

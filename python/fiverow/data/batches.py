@@ -38,6 +38,9 @@ ROUND_BYTES = 16 << 20
 #: The most rounds a game's positions are spread over (each costs a replay
 #: of the game up to its last position drawn in that round).
 MAX_SPREAD = 8
+#: Variants of up to this many games have the per-episode columns a loader
+#: needs (30 bytes a game) read once; larger ones are read block by block.
+EPISODES_IN_MEMORY = 1 << 20
 #: Rows of the length column read at a time when the blocks are laid out.
 _LENGTH_SLICE = 1 << 20
 
@@ -61,8 +64,13 @@ class _Part:
 
     def __post_init__(self) -> None:
         group = self.vd._group
-        for name in ("offset", "length", "winner", "seed", "board", "episode"):
-            self.columns[name] = group[f"episodes/{name}"]
+        # the per-episode columns a block needs: read whole (one read each
+        # instead of one per block) unless the variant has very many games
+        whole = len(self.vd) <= EPISODES_IN_MEMORY
+        with _reading(self.vd.dataset.path, f"the episodes of '{self.vd.name}'"):
+            for name in ("offset", "length", "winner", "seed", "board", "episode"):
+                column = group[f"episodes/{name}"]
+                self.columns[name] = column[()] if whole else column
         self.columns["action"] = group["steps/action"]
         if self.vd.has_policy:
             self.columns["policy"] = group["steps/policy"]
