@@ -523,27 +523,31 @@ static PyObject *core_check_player(PyObject *Py_UNUSED(m), PyObject *player)
 /* ---- replays and files ---- */
 
 /* replay(batch, group, seed, key_group, key_board, episode, actions, obs, masks,
- * rewards): rebuild the observations and masks before each action of one
- * recorded episode (and after the last), and each step's rewards by seat, on
- * group `group`'s variant. */
+ * rewards[, kind]): rebuild the observations (of kind `kind`, absolute by
+ * default) and masks before each action of one recorded episode (and after
+ * the last), and each step's rewards by seat, on group `group`'s variant. */
 static PyObject *core_replay(PyObject *Py_UNUSED(m), PyObject *args)
 {
     BatchObject *bo;
-    int gi, key_group, key_board;
+    int gi, key_group, key_board, kind = OBS_ABSOLUTE;
     unsigned long long seed;
     unsigned int episode;
     Py_buffer actions = {0}, obs = {0}, masks = {0}, rewards = {0};
-    if (!PyArg_ParseTuple(args, "O!iKiiIy*w*w*w*", &BatchType, &bo, &gi, &seed, &key_group,
-                          &key_board, &episode, &actions, &obs, &masks, &rewards))
+    if (!PyArg_ParseTuple(args, "O!iKiiIy*w*w*w*|i", &BatchType, &bo, &gi, &seed, &key_group,
+                          &key_board, &episode, &actions, &obs, &masks, &rewards, &kind))
         return NULL;
     PyObject *result = NULL;
     if (!bo->b || gi < 0 || gi >= bo->b->n_groups) {
         PyErr_SetString(PyExc_ValueError, "no such group");
         goto done;
     }
+    if (kind != OBS_ABSOLUTE && kind != OBS_MOVER) {
+        PyErr_SetString(PyExc_ValueError, "replay: unknown observation kind");
+        goto done;
+    }
     const variant *v = &bo->b->groups[gi].v;
     Py_ssize_t n = actions.len / 2;
-    size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+    size_t obs_bytes = (size_t)v->n_planes[kind] * (size_t)v->g.n_cells;
     if (actions.len % 2 || obs.len != (Py_ssize_t)(obs_bytes * (size_t)(n + 1)) ||
         masks.len != (Py_ssize_t)((size_t)v->n_actions * (size_t)(n + 1)) ||
         rewards.len != (Py_ssize_t)(2 * sizeof(float) * (size_t)n)) {
@@ -553,7 +557,7 @@ static PyObject *core_replay(PyObject *Py_UNUSED(m), PyObject *args)
     char err[256];
     int rc;
     Py_BEGIN_ALLOW_THREADS;
-    rc = replay_episode(v, seed, key_group, key_board, episode, actions.buf, (int)n, obs.buf,
+    rc = replay_episode(v, seed, key_group, key_board, episode, actions.buf, (int)n, kind, obs.buf,
                         masks.buf, rewards.buf, err, sizeof(err));
     Py_END_ALLOW_THREADS;
     if (rc) {

@@ -35,6 +35,12 @@
  *                                    POLICY, written to PATH ("-": not
  *                                    written); the last round is replayed and
  *                                    compared; prints games, steps, mismatches
+ *   batches GAMES                    GAMES games (heuristic against random, with
+ *                                    policies) rebuilt by the batch farm, every
+ *                                    position under a symmetry of the raster, in
+ *                                    both observation kinds on 2 threads; each
+ *                                    compared with its replay; prints positions,
+ *                                    mismatches
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -43,8 +49,10 @@
 #include <string.h>
 
 #include "batch.h"
+#include "batches.h"
 #include "game.h"
 #include "h5writer.h"
+#include "half.h"
 #include "modlinseq.h"
 #include "protocol.h"
 #include "replay.h"
@@ -430,8 +438,8 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
     uint8_t *masks = malloc((size_t)v->n_actions * (size_t)(e->n + 1));
     float *rewards = malloc(sizeof(float) * 2 * (size_t)(e->n + 1));
     char err[256];
-    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n, obs,
-                             masks, rewards, err, sizeof(err)) != 0;
+    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n,
+                             OBS_ABSOLUTE, obs, masks, rewards, err, sizeof(err)) != 0;
     if (!bad && record_obs)
         bad = memcmp(obs, e->obs, obs_bytes * (size_t)e->n) != 0;
     for (int t = 0; !bad && t < e->n; t++)
@@ -554,6 +562,172 @@ static void cmd_corrupt_derived(char *args)
     printf("ok %d\n", accepted);
 }
 
+/* Cell permutations of the raster (forward: cell c goes to perms[k][c]): the
+ * 8 symmetries of a square or 4 of a rectangle on plane and torus boards, and
+ * on a torus one translation more; the identity elsewhere. Returns how many. */
+static int raster_symmetries(const variant *v, int32_t *perms)
+{
+    const int h = v->g.height, w = v->g.width, n = h * w;
+    const int flat = v->g.kind == GEOM_PLANE || v->g.kind == GEOM_TORUS;
+    const int count = !flat ? 1 : h == w ? 8 : 4;
+    for (int k = 0; k < count; k++)
+        for (int c = 0; c < n; c++) {
+            const int r = c / w, col = c % w;
+            const int maps[8][2] = {{r, col},         {h - 1 - r, w - 1 - col}, {h - 1 - r, col},
+                                    {r, w - 1 - col}, {col, h - 1 - r},         {w - 1 - col, r},
+                                    {col, r},         {w - 1 - col, h - 1 - r}};
+            perms[k * n + c] = maps[k][0] * w + maps[k][1];
+        }
+    if (v->g.kind != GEOM_TORUS)
+        return count;
+    for (int c = 0; c < n; c++)
+        perms[count * n + c] = ((c / w + 1) % h) * w + (c % w + 2) % w;
+    return count + 1;
+}
+
+/* Positions of one kind written by the farm, each compared with its replay
+ * under the same symmetry; the number that differ. */
+static int farm_mismatches(const batches_games *g, const batches_positions *p, const int32_t *perms,
+                           int count, int kind, int *error)
+{
+    const variant *v = &B->groups[0].v;
+    const int n = v->g.n_cells, A = v->n_actions, per_cell = (A - v->n_special) / n;
+    const size_t obs_bytes = (size_t)v->n_planes[kind] * (size_t)n;
+    char err[256];
+    int64_t first = 0;
+    batches_farm *f = batches_farm_new(B, kind, perms, count, &first, &count, err, sizeof(err));
+    if (!f) {
+        printf("error %s\n", err);
+        *error = 1;
+        return 0;
+    }
+    batches_out out = {malloc(obs_bytes * (size_t)p->n), malloc((size_t)A * (size_t)p->n),
+                       malloc(sizeof(int64_t) * (size_t)p->n),
+                       malloc(sizeof(float) * (size_t)A * (size_t)p->n),
+                       malloc(sizeof(float) * (size_t)p->n)};
+    batches_error be;
+    const char *why = batches_check(f, g, p);
+    if (why || batches_fill(f, g, p, &out, &be)) {
+        printf("error %s\n", why ? why : be.message);
+        *error = 1;
+    }
+    int bad = 0;
+    for (int64_t i = 0; !*error && i < g->n; i++) {
+        const int len = g->length[i];
+        uint8_t *obs = malloc(obs_bytes * (size_t)(len + 1));
+        uint8_t *masks = malloc((size_t)A * (size_t)(len + 1));
+        float *rewards = malloc(sizeof(float) * 2 * (size_t)len);
+        bad += replay_episode(v, g->seed[i], g->key_group[i], g->board[i], g->episode[i],
+                              g->actions + g->start[i], len, kind, obs, masks, rewards, err,
+                              sizeof(err)) != 0;
+        for (int64_t j = 0; j < p->n; j++) {
+            if (p->game[j] != i)
+                continue;
+            const int t = p->ply[j];
+            const int32_t *perm = perms + (size_t)p->symmetry[j] * (size_t)n;
+            int differ = 0;
+            for (size_t pl = 0; pl < obs_bytes / (size_t)n; pl++)
+                for (int c = 0; c < n; c++)
+                    differ |= out.obs[(size_t)j * obs_bytes + pl * n + perm[c]] !=
+                              obs[(size_t)t * obs_bytes + pl * n + c];
+            for (int a = 0; a < A; a++) {
+                const int to = a < n * per_cell ? perm[a / per_cell] * per_cell + a % per_cell : a;
+                differ |= out.mask[(size_t)j * A + to] != masks[(size_t)t * A + a];
+                differ |= out.policy[(size_t)j * A + to] !=
+                          half_to_float(g->policy[(size_t)(g->start[i] + t) * A + a]);
+                if (a == g->actions[g->start[i] + t])
+                    differ |= out.action[j] != to;
+            }
+            bad += differ;
+        }
+        free(obs);
+        free(masks);
+        free(rewards);
+    }
+    free(out.obs);
+    free(out.mask);
+    free(out.action);
+    free(out.policy);
+    free(out.value);
+    batches_farm_free(f);
+    return bad;
+}
+
+static void cmd_batches(char *args)
+{
+    int games;
+    if (sscanf(args, "%d", &games) != 1 || games < 1 || games > B->n_total) {
+        puts("error bad batches");
+        return;
+    }
+    player_spec ps[2];
+    player_spec_default(&ps[0], PLAYER_HEURISTIC);
+    player_spec_default(&ps[1], PLAYER_RANDOM);
+    char err[1024];
+    selfplay *sp = selfplay_new(B, ps, 21, 1, 0, 1, err, sizeof(err));
+    if (!sp) {
+        printf("error %s\n", err);
+        return;
+    }
+    episode_buf *bufs = selfplay_buffers_new(sp);
+    int played = selfplay_round(sp, 0, games, bufs, B->num_threads);
+    const variant *v = &B->groups[0].v;
+    const int A = v->n_actions;
+    int64_t n_games = 0, n_steps = 0;
+    for (int k = 0; k < B->n_total; k++)
+        if (bufs[k].played) {
+            n_games++;
+            n_steps += bufs[k].n;
+        }
+    int32_t *group = calloc((size_t)n_games, 4), *key_group = malloc(4 * (size_t)n_games);
+    int32_t *board = malloc(4 * (size_t)n_games), *length = malloc(4 * (size_t)n_games);
+    uint64_t *seed = malloc(8 * (size_t)n_games);
+    uint32_t *episode = malloc(4 * (size_t)n_games);
+    int64_t *start = malloc(8 * (size_t)n_games), *pos_game = malloc(8 * (size_t)n_steps);
+    int8_t *winner = malloc((size_t)n_games);
+    int16_t *actions = malloc(2 * (size_t)n_steps);
+    uint16_t *policy = malloc(2 * (size_t)A * (size_t)n_steps);
+    int32_t *ply = malloc(4 * (size_t)n_steps), *sym = malloc(4 * (size_t)n_steps);
+    int32_t *perms = malloc(sizeof(int32_t) * 9 * (size_t)v->g.n_cells);
+    const int count = raster_symmetries(v, perms);
+    int64_t i = 0, s = 0;
+    for (int k = 0; k < B->n_total; k++) {
+        const episode_buf *e = &bufs[k];
+        if (!e->played)
+            continue;
+        seed[i] = e->seed;
+        key_group[i] = e->group;
+        board[i] = e->board;
+        episode[i] = e->episode;
+        start[i] = s;
+        length[i] = e->n;
+        winner[i] = e->winner;
+        memcpy(actions + s, e->action, 2 * (size_t)e->n);
+        memcpy(policy + s * A, e->policy, 2 * (size_t)A * (size_t)e->n);
+        for (int t = 0; t < e->n; t++, s++) {
+            pos_game[s] = i;
+            ply[s] = t;
+            sym[s] = (int32_t)((i * 7 + t) % count);
+        }
+        i++;
+    }
+    batches_games g = {n_games, group,  seed,   key_group, board,   episode,
+                       start,   length, winner, actions,   n_steps, policy};
+    batches_positions p = {n_steps, pos_game, ply, sym};
+    int error = 0, bad = 0;
+    for (int kind = OBS_ABSOLUTE; kind <= OBS_MOVER && !error; kind++)
+        bad += farm_mismatches(&g, &p, perms, count, kind, &error);
+    if (!error)
+        printf("ok games=%d positions=%lld symmetries=%d mismatches=%d\n", played,
+               (long long)n_steps, count, bad);
+    void *owned[] = {group,    key_group, board,   length, seed, episode, start,
+                     pos_game, winner,    actions, policy, ply,  sym,     perms};
+    for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++)
+        free(owned[k]);
+    selfplay_buffers_free(sp, bufs);
+    selfplay_free(sp);
+}
+
 static void print_check(int board)
 {
     const group *g = &B->groups[0];
@@ -619,6 +793,8 @@ int main(void)
             cmd_solve(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
+        } else if (strcmp(cmd, "batches") == 0) {
+            cmd_batches(args);
         } else if (strcmp(cmd, "windows") == 0) {
             printf("ok %d\n", geometry_windows(&g->v.g, atoi(args), NULL, 0));
         } else {

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..env.config import VariantConfig, resolve
-from ..env.pool import Pool
+from ..env.pool import OBSERVATIONS, Pool, _choice
 
 FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
@@ -206,7 +206,7 @@ class VariantData:
             self.config: VariantConfig = resolve(params)
         except ValueError as e:
             raise DatasetError(f"{dataset.path}: variant '{name}' has a bad config: {e}") from None
-        self._pool: Pool | None = None
+        self._pools: dict[str, Pool] = {}
         self._check_structure()
 
     def _damaged(self, what: str) -> DatasetError:
@@ -349,14 +349,27 @@ class VariantData:
     def symmetries(self) -> Symmetries:
         return symmetries_of(self.config, self.obs_shape[1], self.obs_shape[2])
 
-    def _batch(self) -> Any:
-        if self._pool is None:
-            self._pool = Pool({self.name: {"num_envs": 1, "config": self.config}}, num_threads=1)
-        return self._pool._batch
+    def _batch(self, observation: str = "absolute") -> Any:
+        if observation not in self._pools:
+            self._pools[observation] = Pool(
+                {self.name: {"num_envs": 1, "config": self.config}},
+                num_threads=1,
+                observation=observation,
+            )
+        return self._pools[observation]._batch
 
-    def replay(self, i: int, symmetry: int = 0) -> Replay:
+    def planes(self, observation: str = "absolute") -> tuple[str, ...]:
+        """The observation planes' names in that mode (docs/api.md); the
+        file's ``obs_shape`` and ``steps/obs`` are the absolute ones."""
+        observation = _choice(observation, OBSERVATIONS, "observation")
+        self._batch(observation)
+        return self._pools[observation].groups[self.name].planes
+
+    def replay(self, i: int, symmetry: int = 0, observation: str = "absolute") -> Replay:
         """Episode ``i`` replayed in C, mapped by symmetry ``symmetry`` (0: none;
-        ``len(self.symmetries)`` of them)."""
+        ``len(self.symmetries)`` of them), with the observations of each mover
+        in ``observation`` mode ("absolute" or "mover", docs/api.md)."""
+        observation = _choice(observation, OBSERVATIONS, "observation")
         if not 0 <= symmetry < len(self.symmetries):
             raise ValueError(
                 f"symmetry must be in 0..{len(self.symmetries) - 1} for '{self.name}', "
@@ -366,12 +379,13 @@ class VariantData:
         i = self._index(i)
         e = self.episodes
         n = ep.length
-        obs = np.zeros((n + 1, *self.obs_shape), dtype=np.uint8)
+        _, height, width = self.obs_shape
+        obs = np.zeros((n + 1, len(self.planes(observation)), height, width), dtype=np.uint8)
         masks = np.zeros((n + 1, self.n_actions), dtype=np.uint8)
         rewards = np.zeros((n, 2), dtype=np.float32)
         try:
             _core.replay(
-                self._batch(),
+                self._batch(observation),
                 0,
                 int(e["seed"][i]),
                 self.key_group,
@@ -381,6 +395,7 @@ class VariantData:
                 obs,
                 masks,
                 rewards,
+                OBSERVATIONS[observation],
             )
         except ValueError as err:
             if ep.forfeit is not None:
@@ -802,3 +817,14 @@ class Writer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+from .batches import Batches as Batches  # noqa: E402 - it builds on the classes above
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TorchBatches":  # torch is optional: imported when asked for
+        from .torch_batches import TorchBatches
+
+        return TorchBatches
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
