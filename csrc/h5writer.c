@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "h5chunk.h"
 #include "protocol.h"
 
 #define MAX_GROUPS 64
@@ -67,6 +68,9 @@ typedef struct group_info {
     /* the open segment's datasets and rows */
     hid_t ds[N_DS];
     int64_t seg_rows[N_DS];
+    /* each dataset's chunk being filled, written whole (H5Dwrite_chunk) */
+    uint8_t *chunk[N_DS];
+    int64_t chunk_fill[N_DS], flushed_rows[N_DS];
     /* a round gathered into contiguous rows */
     uint8_t *stage[N_DS];
     size_t stage_cap[N_DS];
@@ -84,6 +88,9 @@ struct h5writer {
     int n_groups, n_boards;
     group_info g[MAX_GROUPS];
     int record_obs, record_policy, gzip;
+    chunk_coder *coder;
+    int fast_chunks; /* enum h5writer_chunks */
+    int fast;        /* chunks are encoded fast from now on */
     double flush_seconds, opened_at, segment_at;
     uint64_t seed;
     /* segments: closed ones, and the one open (seg_file >= 0) */
@@ -177,28 +184,6 @@ static hid_t file_type(int t)
             f16 = t16;
         }
         return f16;
-    }
-}
-
-static hid_t mem_type(int t)
-{
-    switch (t) {
-    case T_I8:
-        return H5T_NATIVE_INT8;
-    case T_U8:
-        return H5T_NATIVE_UINT8;
-    case T_I16:
-        return H5T_NATIVE_INT16;
-    case T_I32:
-        return H5T_NATIVE_INT32;
-    case T_U32:
-        return H5T_NATIVE_UINT32;
-    case T_I64:
-        return H5T_NATIVE_INT64;
-    case T_U64:
-        return H5T_NATIVE_UINT64;
-    default:
-        return file_type(T_F16);
     }
 }
 
@@ -319,15 +304,22 @@ static int exists(const char *path)
 
 /* ---- segments ---- */
 
+/* Rows of one chunk of dataset d. */
+static hsize_t chunk_rows(const group_info *gi, int d)
+{
+    size_t rb = row_bytes(gi, d);
+    if (d == DS_OBS || d == DS_POLICY)
+        return ROW_CHUNK_BYTES / rb ? ROW_CHUNK_BYTES / rb : 1;
+    return ds_defs[d].per_step ? STEP_CHUNK_ROWS : EPISODE_CHUNK_ROWS;
+}
+
 static hid_t create_dataset(hid_t file, const h5writer *w, const group_info *gi, int d,
                             const char *name, int chunked_empty)
 {
     hsize_t dims[4] = {0}, maxd[4], chunk[4];
     int rank = 1 + row_dims(gi, d, dims + 1);
     size_t rb = row_bytes(gi, d);
-    hsize_t rows = ds_defs[d].per_step ? STEP_CHUNK_ROWS : EPISODE_CHUNK_ROWS;
-    if (d == DS_OBS || d == DS_POLICY)
-        rows = ROW_CHUNK_BYTES / rb ? ROW_CHUNK_BYTES / rb : 1;
+    hsize_t rows = chunk_rows(gi, d);
     for (int k = 0; k < rank; k++) {
         maxd[k] = k ? dims[k] : H5S_UNLIMITED;
         chunk[k] = k ? dims[k] : rows;
@@ -370,7 +362,7 @@ static int open_segment(h5writer *w)
         group_info *gi = &w->g[k];
         for (int d = 0; d < N_DS; d++) {
             gi->ds[d] = -1;
-            gi->seg_rows[d] = 0;
+            gi->seg_rows[d] = gi->chunk_fill[d] = gi->flushed_rows[d] = 0;
             if (!ds_present(w, d))
                 continue;
             snprintf(name, sizeof(name), "/%s/%s", gi->name, ds_defs[d].name);
@@ -385,31 +377,63 @@ static int open_segment(h5writer *w)
     return 0;
 }
 
+/* Write the chunk being filled (its unused rows zero) and start the next. */
+static int flush_chunk(h5writer *w, group_info *gi, int d)
+{
+    int64_t fill = gi->chunk_fill[d];
+    if (fill == 0)
+        return 0;
+    size_t rb = row_bytes(gi, d), bytes = (size_t)chunk_rows(gi, d) * rb;
+    memset(gi->chunk[d] + (size_t)fill * rb, 0, bytes - (size_t)fill * rb);
+    hsize_t dims[4], offset[4] = {(hsize_t)gi->flushed_rows[d], 0, 0, 0};
+    row_dims(gi, d, dims + 1);
+    dims[0] = (hsize_t)(gi->flushed_rows[d] + fill);
+    const uint8_t *data = gi->chunk[d];
+    size_t size = bytes;
+    if (w->gzip > 0) {
+        /* observations and policies keep the run's level: recording them is
+         * the writer's work anyway, and level 1 makes observations 5x larger */
+        int fast = w->fast && d != DS_OBS && d != DS_POLICY;
+        enum chunk_encoding how = fast ? CHUNK_FAST : CHUNK_ZLIB;
+        size = chunk_encode(w->coder, gi->chunk[d], bytes, type_size[ds_defs[d].type], w->gzip, how,
+                            &data);
+        if (size == 0) {
+            snprintf(w->error, sizeof(w->error), "out of memory compressing a chunk of %s",
+                     w->path);
+            return -1;
+        }
+    }
+    if (H5Dset_extent(gi->ds[d], dims) < 0 ||
+        H5Dwrite_chunk(gi->ds[d], H5P_DEFAULT, 0, offset, size, data) < 0) {
+        h5_fail(w->error, sizeof(w->error), "cannot write to the segments of", w->path);
+        return -1;
+    }
+    gi->flushed_rows[d] += fill;
+    gi->chunk_fill[d] = 0;
+    return 0;
+}
+
+/* Append rows to dataset d of the open segment, a whole chunk at a time. */
 static int append_rows(h5writer *w, group_info *gi, int d, const void *data, int64_t rows)
 {
-    if (rows == 0)
-        return 0;
-    hsize_t dims[4], start[4] = {0}, count[4];
-    int rank = 1 + row_dims(gi, d, dims + 1);
-    dims[0] = (hsize_t)(gi->seg_rows[d] + rows);
-    for (int k = 0; k < rank; k++)
-        count[k] = k ? dims[k] : (hsize_t)rows;
-    start[0] = (hsize_t)gi->seg_rows[d];
-    if (H5Dset_extent(gi->ds[d], dims) < 0)
-        goto fail;
-    hid_t fs = H5Dget_space(gi->ds[d]);
-    hid_t ms = H5Screate_simple(rank, count, NULL);
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-    herr_t rc = H5Dwrite(gi->ds[d], mem_type(ds_defs[d].type), ms, fs, H5P_DEFAULT, data);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    if (rc < 0)
-        goto fail;
-    gi->seg_rows[d] += rows;
+    size_t rb = row_bytes(gi, d);
+    int64_t cap = (int64_t)chunk_rows(gi, d);
+    if (rows > 0 && !gi->chunk[d] && !(gi->chunk[d] = malloc((size_t)cap * rb))) {
+        snprintf(w->error, sizeof(w->error), "out of memory for the chunks of %s", w->path);
+        return -1;
+    }
+    const uint8_t *src = data;
+    while (rows > 0) {
+        int64_t take = cap - gi->chunk_fill[d] < rows ? cap - gi->chunk_fill[d] : rows;
+        memcpy(gi->chunk[d] + (size_t)gi->chunk_fill[d] * rb, src, (size_t)take * rb);
+        gi->chunk_fill[d] += take;
+        gi->seg_rows[d] += take;
+        src += (size_t)take * rb;
+        rows -= take;
+        if (gi->chunk_fill[d] == cap && flush_chunk(w, gi, d))
+            return -1;
+    }
     return 0;
-fail:
-    h5_fail(w->error, sizeof(w->error), "cannot write to the segments of", w->path);
-    return -1;
 }
 
 /* Room for `rows` rows of dataset d in the group's staging area. */
@@ -719,11 +743,31 @@ static int write_file(h5writer *w, int packed, char *err, size_t errlen)
     return rc;
 }
 
+/* After an error: let go of the open segment's handles, publishing nothing. */
+static void abandon_segment(h5writer *w)
+{
+    if (w->seg_file < 0)
+        return;
+    for (int k = 0; k < w->n_groups; k++)
+        for (int d = 0; d < N_DS; d++)
+            if (w->g[k].ds[d] >= 0)
+                H5Dclose(w->g[k].ds[d]);
+    H5Fclose(w->seg_file);
+    H5Eclear2(H5E_DEFAULT);
+    w->seg_file = -1;
+}
+
 /* Close the open segment and publish it in the file at `path`. */
 static int close_segment(h5writer *w)
 {
     if (w->seg_file < 0)
         return 0;
+    for (int k = 0; k < w->n_groups; k++)
+        for (int d = 0; d < N_DS; d++)
+            if (w->g[k].ds[d] >= 0 && flush_chunk(w, &w->g[k], d)) {
+                abandon_segment(w);
+                return -1;
+            }
     int empty = 1;
     for (int k = 0; k < w->n_groups; k++) {
         for (int d = 0; d < N_DS; d++)
@@ -751,20 +795,6 @@ static int close_segment(h5writer *w)
     }
     w->segs[w->n_segs++] = w->open_seg;
     return write_file(w, 0, w->error, sizeof(w->error));
-}
-
-/* After an error: let go of the open segment's handles, publishing nothing. */
-static void abandon_segment(h5writer *w)
-{
-    if (w->seg_file < 0)
-        return;
-    for (int k = 0; k < w->n_groups; k++)
-        for (int d = 0; d < N_DS; d++)
-            if (w->g[k].ds[d] >= 0)
-                H5Dclose(w->g[k].ds[d]);
-    H5Fclose(w->seg_file);
-    H5Eclear2(H5E_DEFAULT);
-    w->seg_file = -1;
 }
 
 /* ---- the thread ---- */
@@ -806,6 +836,10 @@ static void *writer_main(void *arg)
         double took = now_seconds() - t0;
         pthread_mutex_lock(&w->mu);
         w->last_round = took;
+        /* the next round came in while this one was written: play is
+         * waiting on compression, so encode fast from now on */
+        if (w->pending && w->fast_chunks == H5WRITER_CHUNKS_AUTO)
+            w->fast = 1;
         if (rc)
             w->failed = 1;
         w->in_use = NULL;
@@ -823,9 +857,12 @@ static void free_writer(h5writer *w)
         return;
     for (int k = 0; k < w->n_groups; k++) {
         free(w->g[k].config_json);
-        for (int d = 0; d < N_DS; d++)
+        for (int d = 0; d < N_DS; d++) {
             free(w->g[k].stage[d]);
+            free(w->g[k].chunk[d]);
+        }
     }
+    chunk_coder_free(w->coder);
     free(w->segs);
     free(w->path);
     free(w->parts);
@@ -875,7 +912,8 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
         return NULL;
     }
     h5writer *w = calloc(1, sizeof(*w));
-    if (!w || set_paths(w, path) || !(w->run_json = dup_str(o->run_json))) {
+    if (!w || set_paths(w, path) || !(w->run_json = dup_str(o->run_json)) ||
+        !(w->coder = chunk_coder_new())) {
         free_writer(w);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -885,6 +923,8 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
     w->record_obs = record_obs;
     w->record_policy = record_policy;
     w->gzip = o->gzip;
+    w->fast_chunks = o->chunks;
+    w->fast = o->chunks == H5WRITER_CHUNKS_FAST;
     w->flush_seconds = o->flush_seconds;
     w->seed = b->seed;
     w->seg_file = -1;

@@ -25,11 +25,16 @@ typedef struct h5_group_desc {
     const char *config_json; /* the variant's parameters, as JSON */
 } h5_group_desc;
 
+/* How compressed chunks are encoded (h5chunk.h): zlib at the gzip level
+ * until play outruns the writer, then fast (auto); or always one way. */
+enum h5writer_chunks { H5WRITER_CHUNKS_AUTO, H5WRITER_CHUNKS_ZLIB, H5WRITER_CHUNKS_FAST };
+
 typedef struct h5writer_options {
     int overwrite;        /* replace an existing file (and its segments) */
     int gzip;             /* gzip level 1..9 with shuffle; 0: no filter */
     double flush_seconds; /* a segment is closed at least this often */
     const char *run_json; /* root attribute "run": players, seed, versions */
+    int chunks;           /* enum h5writer_chunks */
 } h5writer_options;
 
 typedef struct h5writer h5writer;

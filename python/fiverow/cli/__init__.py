@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.stats import wilson_interval
+from ..data.generate import CHUNK_ENCODINGS
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
@@ -170,6 +171,7 @@ def _generate(args: argparse.Namespace) -> int:
         policy=args.policy,
         overwrite=args.overwrite,
         gzip=args.gzip,
+        chunks=args.chunks,
         flush_seconds=args.flush_seconds,
         progress=not args.quiet,
         params=parse_params(args.param),
@@ -318,6 +320,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", action="store_true", help="record each mover's policy (float16)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing file")
     p.add_argument("--gzip", type=int, default=4, help="gzip level 0..9 (0: none; default 4)")
+    p.add_argument(
+        "--chunks",
+        choices=CHUNK_ENCODINGS,
+        default="auto",
+        help="how compressed chunks are encoded: zlib at the --gzip level, fast (actions "
+        "stored, a byte each), or auto (default): zlib until play outruns the writer",
+    )
     p.add_argument(
         "--flush-seconds",
         type=float,

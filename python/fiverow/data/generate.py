@@ -63,6 +63,7 @@ def generate(
     policy: bool = False,
     overwrite: bool = False,
     gzip: int = 4,
+    chunks: str = "auto",
     flush_seconds: float = 2.0,
     progress: bool = False,
     params: Mapping[str, Any] | None = None,
@@ -73,7 +74,11 @@ def generate(
     several in one pool (boards split by weight). ``params`` override every
     variant's parameters. ``obs`` records each mover's observation, ``policy``
     the mover's policy (float16; MCTS: visit counts). ``gzip``: the level of
-    the gzip + shuffle filters (0: none). ``boards``: boards played
+    the gzip + shuffle filters (0: none). ``chunks``: how compressed chunks
+    are encoded (any HDF5 reader decodes them alike): ``"zlib"`` at the
+    ``gzip`` level; ``"fast"``, the actions stored a byte each (a copy: random
+    players play faster than zlib compresses); ``"auto"``, zlib until the games
+    come faster than the writer compresses them. ``boards``: boards played
     in parallel (default: all games in one round, at most 4096). Ctrl-C stops
     the run; the games finished by then are kept.
     """
@@ -81,6 +86,7 @@ def generate(
         raise ValueError(f"games must be a positive integer, got {games!r}")
     seed = check_seed(seed) or 0
     check_count(num_threads, "num_threads", 1, MAX_THREADS, allow_none=True)  # before any file
+    check_chunks(chunks)
     first = players_mod.make(black)
     second = players_mod.make(white if white is not None else black)
     n_boards = default_boards(games) if boards is None else int(boards)
@@ -97,7 +103,13 @@ def generate(
         "boards": {g.name: g.num_envs for g in groups},
     }
     writer = writer_spec(
-        out, pool, run_info, overwrite=overwrite, gzip=gzip, flush_seconds=flush_seconds
+        out,
+        pool,
+        run_info,
+        overwrite=overwrite,
+        gzip=gzip,
+        flush_seconds=flush_seconds,
+        chunks=chunks,
     )
     sp = new_selfplay(
         pool,
@@ -127,6 +139,15 @@ def _play_and_close(sp: Any, games: int, bar: Progress | None) -> tuple[int, boo
         return run(sp, games, bar.update if bar else None)
     finally:
         sp.close()  # whatever happened, the games written are made one file
+
+
+#: How the writer encodes compressed chunks (csrc/h5chunk.h).
+CHUNK_ENCODINGS = ("auto", "zlib", "fast")
+
+
+def check_chunks(chunks: str) -> None:
+    if chunks not in CHUNK_ENCODINGS:
+        raise ValueError(f"chunks must be one of {', '.join(CHUNK_ENCODINGS)}; got {chunks!r}")
 
 
 def parts_of(out: str | Path) -> Path:
@@ -162,9 +183,12 @@ def writer_spec(
     overwrite: bool,
     gzip: int,
     flush_seconds: float,
+    chunks: str = "auto",
 ) -> dict[str, Any]:
     """What the C writer takes: the path, options, the run's description and
-    each group's name and config."""
+    each group's name and config. ``chunks``: how compressed chunks are
+    encoded, ``"zlib"`` at the ``gzip`` level, ``"fast"`` (csrc/h5chunk.h) or
+    ``"auto"``: zlib until play outruns the writer, then fast."""
     check_out_path(out, overwrite)
     groups = [pool.groups[name] for name in pool._order]
     info = {
@@ -180,6 +204,7 @@ def writer_spec(
         "overwrite": bool(overwrite),
         "gzip": gzip,
         "flush_seconds": flush_seconds,
+        "chunks": chunks,
         "run": json.dumps(info, default=str),
         "groups": [
             {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
