@@ -91,6 +91,9 @@ struct h5writer {
     chunk_coder *coder;
     int fast_chunks; /* enum h5writer_chunks */
     int fast;        /* chunks are encoded fast from now on */
+    /* the segments are shards written apart, their episodes/offset counted
+     * from 0 in each: the file's offsets are computed, not linked */
+    int local_offsets;
     double flush_seconds, opened_at, segment_at;
     uint64_t seed;
     /* segments: closed ones, and the one open (seg_file >= 0) */
@@ -511,6 +514,50 @@ static int write_group(h5writer *w, int k, const episode_buf *bufs, int n_boards
 
 /* ---- the file at `path` ---- */
 
+/* episodes/offset of shards written apart: each episode's first step in
+ * the whole file, from the segments' episode lengths (a real dataset). */
+static int write_offsets(h5writer *w, hid_t file, int k, const char *name, int64_t total)
+{
+    group_info *gi = &w->g[k];
+    int64_t *offsets = malloc(sizeof(int64_t) * (size_t)total);
+    int32_t *lengths = malloc(sizeof(int32_t) * (size_t)total);
+    int rc = offsets && lengths ? 0 : -1;
+    int64_t e = 0, step = 0;
+    char seg_file[4096], src[256];
+    snprintf(src, sizeof(src), "/%s/episodes/length", gi->name);
+    for (int s = 0; s < w->n_segs && !rc; s++) {
+        if (w->segs[s].episodes[k] == 0)
+            continue;
+        snprintf(seg_file, sizeof(seg_file), "%s/seg-%06d.h5", w->parts, w->segs[s].index);
+        hid_t sf = H5Fopen(seg_file, H5F_ACC_RDONLY, H5P_DEFAULT);
+        hid_t ds = sf >= 0 ? H5Dopen2(sf, src, H5P_DEFAULT) : -1;
+        hid_t space = ds >= 0 ? H5Dget_space(ds) : -1;
+        if (space < 0 || H5Sget_simple_extent_npoints(space) != w->segs[s].episodes[k] ||
+            H5Dread(ds, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, lengths + e) < 0)
+            rc = -1;
+        if (space >= 0)
+            H5Sclose(space);
+        if (ds >= 0)
+            H5Dclose(ds);
+        if (sf >= 0)
+            H5Fclose(sf);
+        for (int64_t end = e + w->segs[s].episodes[k]; !rc && e < end; e++) {
+            offsets[e] = step;
+            step += lengths[e];
+        }
+    }
+    hid_t ds = rc ? -1 : create_dataset(file, w, gi, DS_OFFSET, name, 0);
+    hsize_t dims[1] = {(hsize_t)total};
+    if (ds < 0 || H5Dset_extent(ds, dims) < 0 ||
+        H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, offsets) < 0)
+        rc = -1;
+    if (ds >= 0)
+        H5Dclose(ds);
+    free(offsets);
+    free(lengths);
+    return rc;
+}
+
 /* One dataset of the file: a virtual dataset over the segments (or, packed
  * with one segment, the data itself); empty datasets are real ones. */
 static int link_dataset(h5writer *w, hid_t file, int k, int d, int packed)
@@ -528,6 +575,8 @@ static int link_dataset(h5writer *w, hid_t file, int k, int d, int packed)
         H5Dclose(ds);
         return 0;
     }
+    if (d == DS_OFFSET && w->local_offsets)
+        return write_offsets(w, file, k, name, total);
     hsize_t dims[4], start[4] = {0}, count[4];
     int rank = 1 + row_dims(gi, d, dims + 1);
     dims[0] = (hsize_t)total;
@@ -599,6 +648,13 @@ static int write_segment_table(h5writer *w, hid_t file)
                                           data[t]) < 0)
                      ? -1
                      : 0;
+            if (!rc && t == 0 && w->local_offsets) {
+                int64_t one = 1, gzip = w->gzip;
+                rc = set_int_attr(ds, "local_offsets", &one, 1) ||
+                             set_int_attr(ds, "gzip", &gzip, 1)
+                         ? -1
+                         : 0;
+            }
             if (ds >= 0)
                 H5Dclose(ds);
             H5Sclose(sp);
@@ -687,7 +743,7 @@ static int promote_segment(h5writer *w, char *err, size_t errlen)
 
 static int write_file(h5writer *w, int packed, char *err, size_t errlen)
 {
-    if (packed && w->n_segs == 1)
+    if (packed && w->n_segs == 1 && !w->local_offsets)
         return promote_segment(w, err, errlen);
     char tmp[4096], seg_file[4096], src[256], dst[256];
     snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", w->path, (long)getpid());
@@ -1080,8 +1136,8 @@ int h5writer_close(h5writer *w, int pack, char *err, size_t errlen)
     return rc;
 }
 
-/* The writer a killed run left, read back from its file (no thread). */
-static h5writer *reopen(const char *path, char *err, size_t errlen)
+/* A writer with no thread, for files already written. */
+static h5writer *writer_for(const char *path, char *err, size_t errlen)
 {
     h5_init();
     h5writer *w = calloc(1, sizeof(*w));
@@ -1091,23 +1147,23 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
         return NULL;
     }
     w->seg_file = -1;
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) {
-        h5_fail(err, errlen, "cannot open", path);
-        free_writer(w);
-        return NULL;
-    }
-    char *format = get_str_attr(file, "format"), *layout = get_str_attr(file, "layout");
-    char *names = get_str_attr(file, "variants"), *created = get_str_attr(file, "created");
+    return w;
+}
+
+/* The run's attributes and variant groups from a dataset file: a run's
+ * file, or a shard written as a dataset of its own. NULL, or what is wrong. */
+static const char *read_run(h5writer *w, hid_t file)
+{
+    char *format = get_str_attr(file, "format"), *names = get_str_attr(file, "variants");
+    char *created = get_str_attr(file, "created");
+    free(w->run_json);
     w->run_json = get_str_attr(file, "run");
     int64_t flags[2], seed = 0;
     const char *why = NULL;
     if (!format || strcmp(format, H5WRITER_FORMAT))
         why = "not a fiverow self-play file";
-    else if (layout && !strcmp(layout, "packed"))
-        why = "already packed";
-    else if (!layout || !names || !created || !w->run_json ||
-             get_int_attr(file, "recorded", flags) || get_int_attr(file, "seed", &seed))
+    else if (!names || !created || !w->run_json || get_int_attr(file, "recorded", flags) ||
+             get_int_attr(file, "seed", &seed))
         why = "its attributes are damaged";
     if (!why) {
         w->record_obs = (int)flags[0];
@@ -1139,12 +1195,45 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
                 break;
         }
     }
+    free(format);
+    free(names);
+    free(created);
+    return why;
+}
+
+/* The writer a killed run left, read back from its file (no thread). */
+static h5writer *reopen(const char *path, char *err, size_t errlen)
+{
+    h5writer *w = writer_for(path, err, errlen);
+    if (!w)
+        return NULL;
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) {
+        h5_fail(err, errlen, "cannot open", path);
+        free_writer(w);
+        return NULL;
+    }
+    char *layout = get_str_attr(file, "layout");
+    const char *why = read_run(w, file);
+    if (!why && !layout)
+        why = "its attributes are damaged";
+    else if (!why && !strcmp(layout, "packed"))
+        why = "already packed";
     /* the segment table */
     hid_t ids = why ? -1 : H5Dopen2(file, "/_segments/index", H5P_DEFAULT);
     hid_t st = why ? -1 : H5Dopen2(file, "/_segments/steps", H5P_DEFAULT);
     hid_t ep = why ? -1 : H5Dopen2(file, "/_segments/episodes", H5P_DEFAULT);
     if (!why && (ids < 0 || st < 0 || ep < 0))
         why = "its segment table is missing";
+    if (!why) {
+        int64_t local = 0, gzip = 0;
+        if (H5Aexists(ids, "local_offsets") > 0 && get_int_attr(ids, "local_offsets", &local))
+            why = "its segment table is damaged";
+        if (H5Aexists(ids, "gzip") > 0 && get_int_attr(ids, "gzip", &gzip))
+            why = "its segment table is damaged";
+        w->local_offsets = (int)local;
+        w->gzip = (int)gzip;
+    }
     if (!why) {
         hid_t sp = H5Dget_space(ids);
         int n = (int)H5Sget_simple_extent_npoints(sp);
@@ -1180,16 +1269,113 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
     if (ep >= 0)
         H5Dclose(ep);
     H5Fclose(file);
-    free(format);
     free(layout);
-    free(names);
-    free(created);
     if (why) {
         snprintf(err, errlen, "cannot pack '%s': %s", path, why);
         free_writer(w);
         return NULL;
     }
     return w;
+}
+
+/* The gzip level of a dataset's deflate filter, 0 if none. */
+static int gzip_of(hid_t ds)
+{
+    hid_t dcpl = H5Dget_create_plist(ds);
+    int level = 0;
+    for (int f = 0; dcpl >= 0 && f < H5Pget_nfilters(dcpl); f++) {
+        unsigned flags, cd[4];
+        size_t n_cd = 4;
+        char name[32];
+        if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &n_cd, cd, sizeof(name), name, NULL) ==
+                H5Z_FILTER_DEFLATE &&
+            n_cd >= 1)
+            level = (int)cd[0];
+    }
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return level;
+}
+
+/* One shard's file as segment s: its rows per variant, checked against the
+ * first shard's variants; the first one gives the run's attributes. */
+static const char *read_shard(h5writer *w, int s, int index)
+{
+    char file_name[4096];
+    snprintf(file_name, sizeof(file_name), "%s/seg-%06d.h5", w->parts, index);
+    hid_t file = H5Fopen(file_name, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0)
+        return "a shard file is missing or damaged";
+    const char *why = NULL;
+    if (s == 0) {
+        why = read_run(w, file);
+        for (int k = 0; k < w->n_groups; k++)
+            w->g[k].steps = w->g[k].episodes = 0;
+    }
+    segment *seg = &w->segs[s];
+    memset(seg, 0, sizeof(*seg));
+    seg->index = index;
+    for (int k = 0; k < w->n_groups && !why; k++) {
+        char name[128];
+        snprintf(name, sizeof(name), "/%s/episodes/length", w->g[k].name);
+        hid_t grp = H5Gopen2(file, w->g[k].name, H5P_DEFAULT);
+        hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
+        int64_t counts[2];
+        H5D_layout_t layout = H5D_LAYOUT_ERROR;
+        hid_t dcpl = ds >= 0 ? H5Dget_create_plist(ds) : -1;
+        if (dcpl >= 0) {
+            layout = H5Pget_layout(dcpl);
+            H5Pclose(dcpl);
+        }
+        if (grp < 0 || ds < 0 || get_int_attr(grp, "counts", counts))
+            why = "a shard file lacks a variant of the run, or is damaged";
+        else if (layout != H5D_CHUNKED)
+            why = "a shard file is not one segment (its datasets must be its own)";
+        else {
+            seg->steps[k] = counts[0];
+            seg->episodes[k] = counts[1];
+            w->g[k].steps += counts[0];
+            w->g[k].episodes += counts[1];
+            if (s == 0 && k == 0)
+                w->gzip = gzip_of(ds);
+        }
+        if (ds >= 0)
+            H5Dclose(ds);
+        if (grp >= 0)
+            H5Gclose(grp);
+    }
+    H5Fclose(file);
+    return why;
+}
+
+int h5writer_assemble(const char *path, const int *shards, int n, int pack, const char *run_json,
+                      char *err, size_t errlen)
+{
+    h5writer *w = writer_for(path, err, errlen);
+    if (!w)
+        return -1;
+    const char *why = n < 1 ? "no shard has finished" : NULL;
+    if (!why && !(w->segs = calloc((size_t)n, sizeof(segment))))
+        why = "out of memory";
+    for (int s = 0; s < n && !why; s++) {
+        why = read_shard(w, s, shards[s]);
+        w->n_segs = w->cap_segs = s + 1;
+    }
+    if (!why && run_json) {
+        free(w->run_json);
+        if (!(w->run_json = dup_str(run_json)))
+            why = "out of memory";
+    }
+    w->local_offsets = 1;
+    int rc = -1;
+    if (why)
+        snprintf(err, errlen, "cannot assemble '%s' from '%s': %s", path, w->parts, why);
+    else
+        rc = write_file(w, pack, err, errlen);
+    if (!rc && pack)
+        remove_dir(w->parts);
+    free_writer(w);
+    return rc;
 }
 
 int h5writer_pack(const char *path, char *err, size_t errlen)

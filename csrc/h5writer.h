@@ -66,6 +66,15 @@ int h5writer_close(h5writer *w, int pack, char *err, size_t errlen);
 /* Make one file of a dataset whose run was killed (path + path.parts). */
 int h5writer_pack(const char *path, char *err, size_t errlen);
 
+/* The file at path over shards written apart, each a one-segment dataset
+ * of the run at path.parts/seg-NNNNNN.h5 (NNNNNN: shards[s], in game order):
+ * with pack, one self-contained file (the shards are then removed); else
+ * a file naming them (layout "segments", `fiverow pack` finishes it).
+ * run_json replaces the shards' run attribute (NULL: kept). 0, or -1 with a
+ * message. */
+int h5writer_assemble(const char *path, const int *shards, int n, int pack, const char *run_json,
+                      char *err, size_t errlen);
+
 void h5writer_library_version(unsigned *major, unsigned *minor, unsigned *release);
 /* 0 when the HDF5 library loaded at run time matches the headers built
  * against (major.minor), else -1 with a message. */

@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import players as players_mod
-from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
-from ..data.selfplay import run as play_games
+from ..data.selfplay import RECORD_DTYPE, Progress
+from ..data.shards import RunSpec, open_games
 from ..env.pool import check_seed
 from ..players.match import mixed_pool, variant_weights
 from .stats import (
@@ -285,12 +285,16 @@ def run(
     boards: int | None = None,
     params: Mapping[str, Any] | None = None,
     progress: bool = False,
+    ray: bool | str | None = None,
 ) -> BalanceReport:
     """Play up to ``games`` games per variant and report.
 
     ``players``: one player (both seats), or two (player 0 in the first seat;
     with ``swap=True`` the seats alternate game by game). ``stop`` ends the
-    run once every variant is decided. ``params`` override every variant."""
+    run once every variant is decided. ``params`` override every variant.
+    ``ray``: play the games on a Ray cluster, the same games as here
+    (``True``: a local Ray; ``"auto"``, or an address: a running cluster;
+    :mod:`fiverow.distributed`)."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     games = int(games)
@@ -313,7 +317,16 @@ def run(
     pool = mixed_pool(
         {v: 1.0 for v in weights}, per_variant_boards * n_variants, params, seed, num_threads
     )
-    sp = new_selfplay(pool, Pairing(first, second, alternate=swap), seed)
+    spec = RunSpec(
+        {v: 1.0 for v in weights},
+        per_variant_boards * n_variants,
+        seed,
+        (first, second),
+        swap,
+        params,
+        num_threads,
+    )
+    source = open_games(pool, spec, ray)
     total = games * n_variants
     bar = Progress(total, label="balance: ") if progress else None
     groups = [pool.groups[name] for name in pool._order]
@@ -324,9 +337,10 @@ def run(
     # with a stop rule, play a round at a time and look after each
     chunk = sum(g.num_envs for g in groups) if stop else total
     while played < total:
-        n, interrupted = play_games(sp, min(chunk, total - played), bar.update if bar else None)
+        new, interrupted = source.play(min(chunk, total - played), bar)
+        n = len(new)
         played += n
-        collected.append(records(sp))
+        collected.append(new)
         if interrupted or n == 0:
             break
         if stop is not None:
@@ -343,8 +357,9 @@ def run(
             if all(decisions.values()):
                 break
     if bar:
-        g_done, s_done = sp.progress()
+        g_done, s_done = source.progress()
         bar.update(g_done, s_done, final=True)
+    source.close()
     games_done: npt.NDArray[Any] = (
         np.concatenate(collected) if collected else np.zeros(0, dtype=RECORD_DTYPE)
     )

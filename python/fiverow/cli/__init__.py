@@ -153,6 +153,18 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
     return params
 
 
+def add_ray_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="ADDRESS",
+        help="play on Ray (pip install 'fiverow[ray]'): alone, a local Ray; 'auto', the "
+        "cluster running here (ray start --head); else the cluster's address",
+    )
+
+
 def _generate(args: argparse.Namespace) -> int:
     from ..data.generate import generate
 
@@ -175,6 +187,9 @@ def _generate(args: argparse.Namespace) -> int:
         flush_seconds=args.flush_seconds,
         progress=not args.quiet,
         params=parse_params(args.param),
+        ray=args.ray,
+        shard_games=args.shard_games,
+        resume=args.resume,
     )
     state = "interrupted, kept" if result.interrupted else "wrote"
     print(
@@ -223,6 +238,8 @@ def _balance(args: argparse.Namespace) -> int:
     _check_threads(args)
     if args.out is not None:
         balance.check_report_dir(args.out)  # before the games: they may take hours
+    if args.dataset and args.ray is not None:
+        raise ValueError("--ray plays the games; --dataset reads them from a file: pass one")
     if args.dataset:
         report = balance.from_dataset(args.dataset)
     else:
@@ -240,6 +257,7 @@ def _balance(args: argparse.Namespace) -> int:
             stop=stop,
             params=parse_params(args.param),
             progress=not args.quiet,
+            ray=args.ray,
         )
     if args.ladder:
         variant = report.results[0].variant
@@ -334,6 +352,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="close a segment of the file at least this often (default 2)",
     )
     add_param_option(p)
+    add_ray_option(p)
+    p.add_argument(
+        "--shard-games",
+        type=int,
+        default=None,
+        help="with --ray: games per shard (default: four shards per worker)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --ray: play the shards a stopped run left unfinished (same options)",
+    )
     p.add_argument(
         "--quiet",
         action="store_true",
@@ -383,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ray_option(p)
     p.set_defaults(func=_balance)
 
     p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")

@@ -26,8 +26,9 @@ from .. import _core
 from .. import players as players_mod
 from ..env.pool import MAX_THREADS, check_count, check_seed
 from ..players import Player
-from ..players.match import mixed_pool
+from ..players.match import mixed_pool, variant_weights
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
+from .shards import RunSpec
 
 
 @dataclass
@@ -67,6 +68,9 @@ def generate(
     flush_seconds: float = 2.0,
     progress: bool = False,
     params: Mapping[str, Any] | None = None,
+    ray: bool | str | None = None,
+    shard_games: int | None = None,
+    resume: bool = False,
 ) -> GenerateResult:
     """Play ``games`` games and write them to ``out``.
 
@@ -81,6 +85,15 @@ def generate(
     come faster than the writer compresses them. ``boards``: boards played
     in parallel (default: all games in one round, at most 4096). Ctrl-C stops
     the run; the games finished by then are kept.
+
+    ``ray``: play on a Ray cluster (``pip install 'fiverow[ray]'``): ``True``
+    starts a local Ray, ``"auto"`` joins the one running on this machine, a
+    string is a cluster address (:mod:`fiverow.distributed`). The file holds
+    the same episodes as without Ray. The run goes in shards of
+    ``shard_games`` games (default: four per worker), ``num_threads`` threads
+    each (default 1); a run stopped by Ctrl-C or a kill keeps its finished
+    shards readable at ``out``, and ``resume=True`` (same arguments) plays
+    the others.
     """
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
@@ -92,7 +105,10 @@ def generate(
     n_boards = default_boards(games) if boards is None else int(boards)
     if n_boards < 1:
         raise ValueError(f"boards must be >= 1, got {boards}")
-    pool = mixed_pool(variants, n_boards, params, seed, num_threads)
+    on_ray = ray is not None and ray is not False
+    if not on_ray and (resume or shard_games is not None):
+        raise ValueError("resume and shard_games are for runs on Ray: pass ray=... (CLI: --ray)")
+    pool = mixed_pool(variants, n_boards, params, seed, 1 if on_ray else num_threads)
     groups = [pool.groups[name] for name in pool._order]
     run_info = {
         "players": [first.spec(), second.spec()],
@@ -102,6 +118,33 @@ def generate(
         "games_requested": int(games),
         "boards": {g.name: g.num_envs for g in groups},
     }
+    if on_ray:
+        del pool, groups  # the tasks build their own
+        spec = RunSpec(
+            variant_weights(variants),
+            n_boards,
+            seed,
+            (first, second),
+            alternate=False,
+            params=dict(params or {}),
+            num_threads=num_threads or 1,
+            obs=obs,
+            policy=policy,
+        )
+        return _generate_on_ray(
+            out,
+            spec,
+            int(games),
+            run_info,
+            ray,
+            gzip,
+            chunks,
+            flush_seconds,
+            shard_games,
+            resume,
+            overwrite,
+            progress,
+        )
     writer = writer_spec(
         out,
         pool,
@@ -132,6 +175,63 @@ def generate(
     if bar:
         bar.update(played, steps, final=True)
     return GenerateResult(Path(out), played, steps, seconds, interrupted)
+
+
+def _generate_on_ray(
+    out: str | Path,
+    spec: RunSpec,
+    games: int,
+    run_info: dict[str, Any],
+    ray: bool | str | None,
+    gzip: int,
+    chunks: str,
+    flush_seconds: float,
+    shard_games: int | None,
+    resume: bool,
+    overwrite: bool,
+    progress: bool,
+) -> GenerateResult:
+    if isinstance(gzip, bool) or not isinstance(gzip, int | np.integer) or not 0 <= gzip <= 9:
+        raise ValueError(f"gzip must be an integer level 0..9 (0: none), got {gzip!r}")
+    if not (isinstance(flush_seconds, int | float) and 0 < flush_seconds < 1e6):
+        raise ValueError(f"flush_seconds must be a positive number, got {flush_seconds!r}")
+    if shard_games is not None and (
+        isinstance(shard_games, bool) or not isinstance(shard_games, int) or shard_games < 1
+    ):
+        raise ValueError(f"shard_games must be a positive integer, got {shard_games!r}")
+    try:
+        from . import distributed
+    except ImportError as e:
+        raise ImportError(f"ray=... needs Ray: pip install 'fiverow[ray]' ({e})") from e
+    request = {
+        "variants": dict(spec.variants),
+        "params": spec.params,
+        "boards": spec.boards,
+        "seed": spec.seed,
+        "players": [p.spec() for p in spec.players],
+        "games": games,
+        "obs": spec.obs,
+        "policy": spec.policy,
+        "gzip": int(gzip),
+        "chunks": chunks,
+    }
+    start = time.perf_counter()
+    with distributed.connect(ray):
+        played, steps, interrupted = distributed.generate_dataset(
+            out,
+            spec,
+            games,
+            run_info,
+            request=request,
+            gzip=int(gzip),
+            chunks=chunks,
+            flush_seconds=flush_seconds,
+            shard_games=shard_games,
+            resume=resume,
+            overwrite=overwrite,
+            progress=progress,
+        )
+    return GenerateResult(Path(out), played, steps, time.perf_counter() - start, interrupted)
 
 
 def _play_and_close(sp: Any, games: int, bar: Progress | None) -> tuple[int, bool]:
@@ -175,6 +275,18 @@ def check_out_path(out: str | Path, overwrite: bool) -> None:
         )
 
 
+def run_attribute(seed: int, run_info: Mapping[str, Any]) -> dict[str, Any]:
+    """The root attribute ``run``: the run's description and the versions."""
+    return {
+        "seed": seed,
+        "fiverow_version": _version(),
+        "numpy_version": np.__version__,
+        "python_version": platform.python_version(),
+        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
+        **run_info,
+    }
+
+
 def writer_spec(
     out: str | Path,
     pool: Any,
@@ -191,21 +303,13 @@ def writer_spec(
     ``"auto"``: zlib until play outruns the writer, then fast."""
     check_out_path(out, overwrite)
     groups = [pool.groups[name] for name in pool._order]
-    info = {
-        "seed": pool._seed,
-        "fiverow_version": _version(),
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
-        **run_info,
-    }
     return {
         "path": str(out),
         "overwrite": bool(overwrite),
         "gzip": gzip,
         "flush_seconds": flush_seconds,
         "chunks": chunks,
-        "run": json.dumps(info, default=str),
+        "run": json.dumps(run_attribute(pool._seed, run_info), default=str),
         "groups": [
             {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
             for g in groups
