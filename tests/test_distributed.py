@@ -21,7 +21,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from fiverow import balance, cli, data  # noqa: E402
+from fiverow import Match, balance, cli, data  # noqa: E402
 from fiverow.data.generate import generate, parts_of  # noqa: E402
 
 MIX = {"freestyle": 1.0, "caro": 2.0}
@@ -85,6 +85,26 @@ def test_balance_on_ray_is_the_same_report(cluster):
     here = balance.run(["freestyle", "caro"], **kw, stop=stop, boards=8)
     there = balance.run(["freestyle", "caro"], **kw, stop=stop, boards=8, ray=True)
     assert json.dumps(here.to_json(), default=str) == json.dumps(there.to_json(), default=str)
+
+
+def test_matches_and_ladders_on_ray_are_the_same(cluster):
+    here = Match("freestyle", "heuristic", "random", games=20, seed=3, params=PARAMS).play()
+    there = Match("freestyle", "heuristic", "random", games=20, seed=3, params=PARAMS, ray=True)
+    np.testing.assert_array_equal(np.sort(here.games), np.sort(there.play().games))
+    kw = dict(games=8, seed=2, bootstrap=20, params=PARAMS)
+    ladder = ["random", "heuristic"]
+    here_elo = balance.ladder("caro", ladder, **kw).as_dict()
+    assert here_elo == balance.ladder("caro", ladder, **kw, ray=True).as_dict()
+
+
+def test_the_public_name_loads_ray_only_when_used():
+    code = (
+        "import sys, fiverow; assert 'ray' not in sys.modules; "
+        "import fiverow.distributed as d; assert 'ray' in sys.modules; "
+        "assert d is fiverow.data.distributed and d.MAX_RETRIES == 3"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -166,10 +186,17 @@ def _wait_for_segments(out: Path, n: int, proc: subprocess.Popen) -> None:
     )
 
 
+SLOW = dict(RUN, games=120, black="mcts:4", white="random")  # long enough to be stopped
+
+
+@pytest.fixture(scope="module")
+def slow_single(tmp_path_factory) -> Path:
+    return single(tmp_path_factory.mktemp("slow"), **SLOW)
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "kill"])
-def test_a_stopped_driver_keeps_its_shards_and_resumes(cluster, tmp_path, how):
-    run = dict(RUN, games=120, black="mcts:4", white="random")
-    want = single(tmp_path, **run)
+def test_a_stopped_driver_keeps_its_shards_and_resumes(cluster, slow_single, tmp_path, how):
+    run, want = SLOW, slow_single
     out = tmp_path / "stopped.h5"
     proc = _cli_generate(out, cluster)
     _wait_for_segments(out, 2, proc)
@@ -217,7 +244,8 @@ def test_cli_generate_and_balance_take_ray(cluster, tmp_path, capsys):
                      "--ray", "--quiet"]) == 0  # fmt: skip
     assert "wrote 20 games" in capsys.readouterr().out
     assert cli.main(["balance", "--variants", "freestyle", "--games", "10", "--param", "size=9",
-                     "--players", "random", "--ray", "--quiet"]) == 0  # fmt: skip
+                     "--players", "random", "--ladder", "random,heuristic", "--ladder-games", "4",
+                     "--ray", "--quiet"]) == 0  # fmt: skip
     assert "freestyle" in capsys.readouterr().out
 
 

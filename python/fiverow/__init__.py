@@ -61,7 +61,7 @@ MODULE_ALIASES = {
 # Modules whose dependencies are optional extras (pettingzoo, open_spiel, ...):
 # imported on first use (`fiverow.pettingzoo` or `import fiverow.pettingzoo`),
 # so `import fiverow` never needs them. Filled in as those rooms land.
-LAZY_ALIASES: dict[str, str] = {}
+LAZY_ALIASES: dict[str, str] = {"distributed": "data.distributed"}
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):

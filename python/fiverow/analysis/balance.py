@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from .. import players as players_mod
 from ..data.selfplay import RECORD_DTYPE, Progress
-from ..data.shards import RunSpec, open_games
+from ..data.shards import RunSpec, cluster, open_games
 from ..env.pool import check_seed
 from ..players.match import mixed_pool, variant_weights
 from .stats import (
@@ -456,31 +456,34 @@ def ladder(
     num_threads: int | None = None,
     bootstrap: int = 200,
     params: Mapping[str, Any] | None = None,
+    ray: bool | str | None = None,
 ) -> Ratings:
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
-    bootstrap 95% intervals."""
+    bootstrap 95% intervals. ``ray``: each pair's games on a Ray cluster."""
     from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
     if len(chosen) < 2:
         raise ValueError("a ladder needs at least two players")
     a_idx, b_idx, scores = [], [], []
-    for i in range(len(chosen)):
-        for j in range(i + 1, len(chosen)):
-            result = Match(
-                variant,
-                chosen[i],
-                chosen[j],
-                games=games,
-                seed=seed + 7919 * (i * len(chosen) + j),
-                num_threads=num_threads,
-                params=params,
-            ).play()
-            g = result.games
-            a_seat = np.where(g["seat0_player"] == 0, 0, 1)
-            score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))
-            a_idx += [i] * len(g)
-            b_idx += [j] * len(g)
-            scores += list(score)
+    with cluster(ray):  # one Ray for every pair
+        for i in range(len(chosen)):
+            for j in range(i + 1, len(chosen)):
+                result = Match(
+                    variant,
+                    chosen[i],
+                    chosen[j],
+                    games=games,
+                    seed=seed + 7919 * (i * len(chosen) + j),
+                    num_threads=num_threads,
+                    params=params,
+                    ray=ray,
+                ).play()
+                g = result.games
+                a_seat = np.where(g["seat0_player"] == 0, 0, 1)
+                score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))
+                a_idx += [i] * len(g)
+                b_idx += [j] * len(g)
+                scores += list(score)
     return elo_ratings([p.name for p in chosen], a_idx, b_idx, scores, bootstrap, seed)

@@ -233,6 +233,13 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
+    from ..data.shards import cluster
+
+    with cluster(None if args.dataset else args.ray):  # one Ray for the run and the ladder
+        return _balance_report(args)
+
+
+def _balance_report(args: argparse.Namespace) -> int:
     from ..analysis import balance
 
     _check_threads(args)
@@ -268,6 +275,7 @@ def _balance(args: argparse.Namespace) -> int:
             seed=args.seed,
             num_threads=args.threads,
             params=parse_params(args.param),
+            ray=args.ray,
         )
     if args.json:
         print(json.dumps(report.to_json(), default=str))

@@ -28,7 +28,7 @@ from ..env.pool import MAX_THREADS, check_count, check_seed
 from ..players import Player
 from ..players.match import mixed_pool, variant_weights
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
-from .shards import RunSpec
+from .shards import RunSpec, _distributed
 
 
 @dataclass
@@ -199,10 +199,7 @@ def _generate_on_ray(
         isinstance(shard_games, bool) or not isinstance(shard_games, int) or shard_games < 1
     ):
         raise ValueError(f"shard_games must be a positive integer, got {shard_games!r}")
-    try:
-        from . import distributed
-    except ImportError as e:
-        raise ImportError(f"ray=... needs Ray: pip install 'fiverow[ray]' ({e})") from e
+    distributed = _distributed()
     request = {
         "variants": dict(spec.variants),
         "params": spec.params,

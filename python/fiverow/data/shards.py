@@ -11,9 +11,10 @@ needs no Ray.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,6 @@ import numpy.typing as npt
 
 from .. import _core
 from ..players import Player
-from ..players.match import mixed_pool
 from .selfplay import RECORD_DTYPE, Pairing, new_selfplay, records, run
 
 #: A shard's segment file under ``<out>.parts/`` (the C writer's naming).
@@ -90,6 +90,7 @@ def play_shard(
     """Play the shard's games (written to ``write.path`` as a dataset of one
     segment when given); returns their records (RECORD_DTYPE) in game order.
     Raises RuntimeError if fewer games than the shard's were finished."""
+    from ..players.match import mixed_pool  # (match builds on this module)
     from .generate import writer_spec
 
     pool = mixed_pool(dict(spec.variants), spec.boards, spec.params, spec.seed, spec.num_threads)
@@ -172,8 +173,23 @@ def open_games(pool: Any, spec: RunSpec, ray: bool | str | None) -> Any:
     :mod:`fiverow.distributed`); ``close()`` it after the last ``play``."""
     if ray is None or ray is False:
         return LocalGames(pool, spec)
+    return _distributed().ClusterGames(spec, ray)
+
+
+def _distributed() -> Any:
     try:
-        from .distributed import ClusterGames
+        from . import distributed
     except ImportError as e:
         raise ImportError(f"ray=... needs Ray: pip install 'fiverow[ray]' ({e})") from e
-    return ClusterGames(spec, ray)
+    return distributed
+
+
+@contextlib.contextmanager
+def cluster(ray: bool | str | None) -> Iterator[None]:
+    """Ray connected for the block when ``ray`` asks for it (several runs
+    then share one local Ray instead of starting one each)."""
+    if ray is None or ray is False:
+        yield
+        return
+    with _distributed().connect(ray):
+        yield
