@@ -114,6 +114,9 @@ class _Board:
     def report(self, shard: int, games: int, steps: int) -> None:
         self.shards[shard] = (games, steps)
 
+    def reset(self) -> None:
+        self.shards.clear()
+
     def totals(self) -> tuple[int, int]:
         return (
             sum(g for g, _ in self.shards.values()),
@@ -165,13 +168,18 @@ def run_shards(
     write: ShardFile | None = None,
     bar: Progress | None = None,
     already: tuple[int, int] = (0, 0),
+    board: Any = None,
 ) -> bool:
     """Play the shards as Ray tasks (``spec.num_threads`` CPUs each, 1 by
     default), calling ``on_done`` in the driver as each one finishes.
     Returns whether Ctrl-C stopped the run (the tasks in flight are then
     cancelled; the finished ones have had their ``on_done``). ``already``:
-    games and steps finished before, for the progress line."""
-    board = _Board.remote()  # type: ignore[attr-defined]
+    games and steps finished before, for the progress line; ``board``: a
+    progress actor to reuse (an actor is a process: seconds to start)."""
+    if board is None:
+        board = _Board.remote()  # type: ignore[attr-defined]
+    else:
+        ray.get(board.reset.remote())
     run_id = uuid.uuid4().hex[:12]
     task = _play.options(num_cpus=spec.num_threads or 1)  # type: ignore[attr-defined]
     pending = {task.remote(spec, shard, write, board, run_id): shard for shard in shards}
@@ -211,6 +219,7 @@ class ClusterGames:
         self.spec = dataclasses.replace(spec, num_threads=spec.num_threads or 1)
         self._ray = connect(address)
         self._ray.__enter__()
+        self._board = _Board.remote()  # type: ignore[attr-defined]
         self.next_game = 0
         self.games = self.steps = 0
 
@@ -226,6 +235,7 @@ class ClusterGames:
             lambda shard, records, data: parts.append(records),
             bar=bar,
             already=(self.games, self.steps),
+            board=self._board,
         )
         self.next_game += games
         done = merge_records(parts)
@@ -237,6 +247,7 @@ class ClusterGames:
         return self.games, self.steps
 
     def close(self) -> None:
+        del self._board
         self._ray.__exit__(None, None, None)
 
 
@@ -257,25 +268,52 @@ def generate_dataset(
     resume: bool,
     overwrite: bool,
     progress: bool,
+    address: RayAddress,
 ) -> tuple[int, int, bool]:
-    """Write the run to ``out`` from shards played on the cluster (or, with
-    ``resume``, the shards a stopped run left unfinished). Returns the
-    games and steps in the file and whether Ctrl-C stopped the run."""
-    from .generate import parts_of, remove_outputs
-
-    parts = parts_of(out)
+    """Write the run to ``out`` from shards played on the cluster at
+    ``address`` (or, with ``resume``, the shards a stopped run left
+    unfinished). Returns the games and steps in the file and whether Ctrl-C
+    stopped the run. The paths are checked before Ray starts."""
     if resume:
         shard_games, done = _resume(out, request)
     else:
         _start(out, overwrite)
         done = {}
-    threads = spec.num_threads or 1
-    shard_games = shard_games or default_shard_games(games, threads)
-    if not resume:
-        parts.mkdir()
-        plan_file = {"format": "fiverow-shards", "request": request, "shard_games": shard_games}
-        (parts / PLAN_NAME).write_text(json.dumps(plan_file, default=str))
-    shards = plan(0, games, shard_games)
+    with connect(address):
+        if not resume:
+            shard_games = shard_games or default_shard_games(games, spec.num_threads or 1)
+            _write_plan(out, request, shard_games)
+        assert shard_games is not None
+        return _play_dataset(
+            out, spec, plan(0, games, shard_games), run_info, done, gzip, chunks, flush_seconds,
+            progress,
+        )  # fmt: skip
+
+
+def _write_plan(out: str | Path, request: dict[str, Any], shard_games: int) -> None:
+    from .generate import parts_of
+
+    parts = parts_of(out)
+    parts.mkdir()
+    plan_file = {"format": "fiverow-shards", "request": request, "shard_games": shard_games}
+    (parts / PLAN_NAME).write_text(json.dumps(plan_file, default=str))
+
+
+def _play_dataset(
+    out: str | Path,
+    spec: RunSpec,
+    shards: list[Shard],
+    run_info: dict[str, Any],
+    done: dict[int, tuple[int, int]],
+    gzip: int,
+    chunks: str,
+    flush_seconds: float,
+    progress: bool,
+) -> tuple[int, int, bool]:
+    from .generate import remove_outputs
+
+    games = shards[-1].stop
+    shard_games = shards[0].games
     info = {**run_info, "shards": {"games_per_shard": shard_games, "count": len(shards)}}
     bar = Progress(games, label="generate: ") if progress else None
     published = [time.monotonic()]
@@ -334,8 +372,11 @@ def _start(out: str | Path, overwrite: bool) -> None:
         )
     if overwrite:
         remove_outputs(out)
-    if not Path(out).parent.is_dir():
+    directory = Path(out).absolute().parent
+    if not directory.is_dir():
         raise OSError(f"cannot write '{out}': its directory does not exist")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise OSError(f"cannot write '{out}': its directory is not writable")
 
 
 def _resume(out: str | Path, request: dict[str, Any]) -> tuple[int, dict[int, tuple[int, int]]]:

@@ -213,21 +213,21 @@ def _generate_on_ray(
         "chunks": chunks,
     }
     start = time.perf_counter()
-    with distributed.connect(ray):
-        played, steps, interrupted = distributed.generate_dataset(
-            out,
-            spec,
-            games,
-            run_info,
-            request=request,
-            gzip=int(gzip),
-            chunks=chunks,
-            flush_seconds=flush_seconds,
-            shard_games=shard_games,
-            resume=resume,
-            overwrite=overwrite,
-            progress=progress,
-        )
+    played, steps, interrupted = distributed.generate_dataset(
+        out,
+        spec,
+        games,
+        run_info,
+        request=request,
+        gzip=int(gzip),
+        chunks=chunks,
+        flush_seconds=flush_seconds,
+        shard_games=shard_games,
+        resume=resume,
+        overwrite=overwrite,
+        progress=progress,
+        address=ray,
+    )
     return GenerateResult(Path(out), played, steps, time.perf_counter() - start, interrupted)
 
 
