@@ -650,10 +650,10 @@ static int write_segment_table(h5writer *w, hid_t file)
                      : 0;
             if (!rc && t == 0 && w->local_offsets) {
                 int64_t one = 1, gzip = w->gzip;
-                rc = set_int_attr(ds, "local_offsets", &one, 1) ||
-                             set_int_attr(ds, "gzip", &gzip, 1)
-                         ? -1
-                         : 0;
+                rc =
+                    set_int_attr(ds, "local_offsets", &one, 1) || set_int_attr(ds, "gzip", &gzip, 1)
+                        ? -1
+                        : 0;
             }
             if (ds >= 0)
                 H5Dclose(ds);

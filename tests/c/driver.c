@@ -30,6 +30,11 @@
  *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
  *                                    the last round is replayed and compared;
  *                                    prints games, steps, mismatches
+ *   shards GAMES K PATH              GAMES random games in K shards, each
+ *                                    played from its first game number and
+ *                                    written as a one-segment dataset under
+ *                                    PATH.parts, assembled into PATH (a file
+ *                                    naming them, then packed); prints games
  *   chunks SEED                      chunk encodings (h5chunk.h) of random,
  *                                    repeated and mixed data, every size class,
  *                                    inflated by zlib and compared; prints the
@@ -39,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "batch.h"
@@ -501,6 +507,62 @@ static void cmd_selfplay(char *args)
         printf("ok games=%d steps=%lld mismatches=%d\n", done, steps, mismatches);
 }
 
+/* One shard: games first .. first + n - 1 into a one-segment dataset. */
+static int play_shard(const char *seg, int64_t first, int n, char *err, size_t errlen)
+{
+    player_spec ps[2];
+    player_spec_default(&ps[0], 0);
+    player_spec_default(&ps[1], 0);
+    selfplay *sp = selfplay_new(B, ps, 11, 1, 0, 0, err, errlen);
+    if (!sp)
+        return -1;
+    h5_group_desc desc = {"g", "{}"};
+    h5writer_options o = {1, 1, 1e5, "{}", H5WRITER_CHUNKS_FAST};
+    h5writer *w = h5writer_open(seg, B, &desc, 0, 0, &o, err, errlen);
+    episode_buf *bufs = selfplay_buffers_new(sp);
+    int rc = w && bufs ? 0 : -1;
+    for (int64_t g = first; !rc && g < first + n;) {
+        int room = selfplay_round_room(sp, g), left = (int)(first + n - g);
+        int m = left < room ? left : room;
+        h5writer_wait(w, bufs);
+        if (selfplay_round(sp, g, m, bufs, B->num_threads) != m || h5writer_submit(w, bufs))
+            rc = -1;
+        g += m;
+    }
+    if (w && h5writer_close(w, 1, err, errlen))
+        rc = -1;
+    selfplay_buffers_free(sp, bufs);
+    selfplay_free(sp);
+    return rc;
+}
+
+static void cmd_shards(char *args)
+{
+    int games, k;
+    char path[1024], parts[1100], seg[1200], err[1024] = "";
+    if (sscanf(args, "%d %d %1023s", &games, &k, path) != 3 || k < 1 || k > 64) {
+        puts("error bad shards");
+        return;
+    }
+    snprintf(parts, sizeof(parts), "%s.parts", path);
+    mkdir(parts, 0777);
+    int per = (games + k - 1) / k, index[64], n = 0;
+    for (int s = 0; s < k && s * per < games; s++) {
+        int count = games - s * per < per ? games - s * per : per;
+        snprintf(seg, sizeof(seg), "%s/seg-%06d.h5", parts, s);
+        if (play_shard(seg, (int64_t)s * per, count, err, sizeof(err))) {
+            printf("error %s\n", err);
+            return;
+        }
+        index[n++] = s;
+    }
+    if (h5writer_assemble(path, index, n, 0, NULL, err, sizeof(err)) ||
+        h5writer_pack(path, err, sizeof(err)))
+        printf("error %s\n", err);
+    else
+        printf("ok shards=%d games=%d\n", n, games);
+}
+
 /* One chunk through the encoder and back through zlib and the unshuffle. */
 static int chunk_round_trip(chunk_coder *c, const uint8_t *data, size_t n, size_t size, int how)
 {
@@ -613,6 +675,8 @@ int main(void)
             cmd_solve(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
+        } else if (strcmp(cmd, "shards") == 0) {
+            cmd_shards(args);
         } else if (strcmp(cmd, "windows") == 0) {
             printf("ok %d\n", geometry_windows(&g->v.g, atoi(args), NULL, 0));
         } else {
