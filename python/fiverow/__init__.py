@@ -67,6 +67,7 @@ MODULE_ALIASES = {
 LAZY_ALIASES: dict[str, str] = {
     "pettingzoo": "adapters.pettingzoo",
     "openspiel": "adapters.openspiel",
+    "distributed": "data.distributed",
 }
 
 

@@ -29,28 +29,41 @@
  *                                    (KIND 0 VCF, 1 VCT) on every board at
  *                                    once, each winning line replayed to a
  *                                    win; prints wins, unknowns
- *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH
+ *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH [CHUNKS]
  *                                    GAMES games of player kinds K0 / K1 (MCTS
  *                                    with SIMS simulations), recording OBS /
  *                                    POLICY, written to PATH ("-": not
- *                                    written); the last round is replayed and
- *                                    compared; prints games, steps, mismatches
+ *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
+ *                                    the last round is replayed and compared;
+ *                                    prints games, steps, mismatches
  *   batches GAMES                    GAMES games (heuristic against random, with
  *                                    policies) rebuilt by the batch farm, every
  *                                    position under a symmetry of the raster, in
  *                                    both observation kinds on 2 threads; each
  *                                    compared with its replay; prints positions,
  *                                    mismatches
+ *   shards GAMES K PATH              GAMES random games in K shards, each
+ *                                    played from its first game number and
+ *                                    written as a one-segment dataset under
+ *                                    PATH.parts, assembled into PATH (a file
+ *                                    naming them, then packed); prints games
+ *   chunks SEED                      chunk encodings (h5chunk.h) of random,
+ *                                    repeated and mixed data, every size class,
+ *                                    inflated by zlib and compared; prints the
+ *                                    cases and the failures
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
 
 #include "batch.h"
 #include "batches.h"
 #include "game.h"
+#include "h5chunk.h"
 #include "h5writer.h"
 #include "half.h"
 #include "modlinseq.h"
@@ -452,10 +465,10 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
 
 static void cmd_selfplay(char *args)
 {
-    int games, k0, k1, sims, record_obs, record_policy;
+    int games, k0, k1, sims, record_obs, record_policy, chunks = H5WRITER_CHUNKS_AUTO;
     char path[1024];
-    if (sscanf(args, "%d %d %d %d %d %d %1023s", &games, &k0, &k1, &sims, &record_obs,
-               &record_policy, path) != 7) {
+    if (sscanf(args, "%d %d %d %d %d %d %1023s %d", &games, &k0, &k1, &sims, &record_obs,
+               &record_policy, path, &chunks) < 7) {
         puts("error bad selfplay");
         return;
     }
@@ -473,7 +486,7 @@ static void cmd_selfplay(char *args)
     h5writer *w = NULL;
     if (strcmp(path, "-") != 0) {
         h5_group_desc desc = {"g", "{}"};
-        h5writer_options o = {1, 1, 0.001, "{}"};
+        h5writer_options o = {1, 1, 0.001, "{}", chunks};
         if (!(w = h5writer_open(path, B, &desc, record_obs, record_policy, &o, err, sizeof(err)))) {
             printf("error %s\n", err);
             selfplay_free(sp);
@@ -728,6 +741,109 @@ static void cmd_batches(char *args)
     selfplay_free(sp);
 }
 
+/* One shard: games first .. first + n - 1 into a one-segment dataset. */
+static int play_shard(const char *seg, int64_t first, int n, char *err, size_t errlen)
+{
+    player_spec ps[2];
+    player_spec_default(&ps[0], 0);
+    player_spec_default(&ps[1], 0);
+    selfplay *sp = selfplay_new(B, ps, 11, 1, 0, 0, err, errlen);
+    if (!sp)
+        return -1;
+    h5_group_desc desc = {"g", "{}"};
+    h5writer_options o = {1, 1, 1e5, "{}", H5WRITER_CHUNKS_FAST};
+    h5writer *w = h5writer_open(seg, B, &desc, 0, 0, &o, err, errlen);
+    episode_buf *bufs = selfplay_buffers_new(sp);
+    int rc = w && bufs ? 0 : -1;
+    for (int64_t g = first; !rc && g < first + n;) {
+        int room = selfplay_round_room(sp, g), left = (int)(first + n - g);
+        int m = left < room ? left : room;
+        h5writer_wait(w, bufs);
+        if (selfplay_round(sp, g, m, bufs, B->num_threads) != m || h5writer_submit(w, bufs))
+            rc = -1;
+        g += m;
+    }
+    if (w && h5writer_close(w, 1, err, errlen))
+        rc = -1;
+    selfplay_buffers_free(sp, bufs);
+    selfplay_free(sp);
+    return rc;
+}
+
+static void cmd_shards(char *args)
+{
+    int games, k;
+    char path[1024], parts[1100], seg[1200], err[1024] = "";
+    if (sscanf(args, "%d %d %1023s", &games, &k, path) != 3 || k < 1 || k > 64) {
+        puts("error bad shards");
+        return;
+    }
+    snprintf(parts, sizeof(parts), "%s.parts", path);
+    mkdir(parts, 0777);
+    int per = (games + k - 1) / k, index[64], n = 0;
+    for (int s = 0; s < k && s * per < games; s++) {
+        int count = games - s * per < per ? games - s * per : per;
+        snprintf(seg, sizeof(seg), "%s/seg-%06d.h5", parts, s);
+        if (play_shard(seg, (int64_t)s * per, count, err, sizeof(err))) {
+            printf("error %s\n", err);
+            return;
+        }
+        index[n++] = s;
+    }
+    if (h5writer_assemble(path, index, n, 0, NULL, err, sizeof(err)) ||
+        h5writer_pack(path, err, sizeof(err)))
+        printf("error %s\n", err);
+    else
+        printf("ok shards=%d games=%d\n", n, games);
+}
+
+/* One chunk through the encoder and back through zlib and the unshuffle. */
+static int chunk_round_trip(chunk_coder *c, const uint8_t *data, size_t n, size_t size, int how)
+{
+    const uint8_t *enc;
+    size_t len = chunk_encode(c, data, n * size, size, 4, how, &enc);
+    uLongf out_len = (uLongf)(n * size);
+    uint8_t *flat = malloc(n * size + 1), *back = malloc(n * size + 1);
+    int bad = len == 0 || !flat || !back || uncompress(flat, &out_len, enc, (uLong)len) != Z_OK ||
+              out_len != n * size;
+    for (size_t k = 0; !bad && k < size; k++)
+        for (size_t i = 0; i < n; i++)
+            back[i * size + k] = flat[k * n + i];
+    bad = bad || memcmp(back, data, n * size) != 0;
+    free(flat);
+    free(back);
+    return bad;
+}
+
+static void cmd_chunks(char *args)
+{
+    uint64_t state = strtoull(args, NULL, 10) | 1;
+    static const size_t sizes[] = {1,   2,   3,   4,   257,   258,   259,
+                                   260, 261, 516, 517, 65535, 65536, 70001};
+    static const size_t elems[] = {1, 2, 8};
+    chunk_coder *c = chunk_coder_new();
+    int cases = 0, failures = 0;
+    for (size_t a = 0; a < sizeof(sizes) / sizeof(*sizes); a++)
+        for (size_t e = 0; e < sizeof(elems) / sizeof(*elems); e++)
+            for (int kind = 0; kind < 3; kind++) {
+                size_t n = sizes[a], size = elems[e];
+                uint8_t *data = malloc(n * size);
+                for (size_t i = 0; i < n * size; i++) {
+                    state = state * 6364136223846793005ull + 1442695040888963407ull;
+                    uint8_t r = (uint8_t)(state >> 56);
+                    /* 0 random bytes; 1 one value; 2 small values (constant high planes) */
+                    data[i] = kind == 0 ? r : kind == 1 ? 0xA5 : (i % size ? 0 : r);
+                }
+                for (int how = CHUNK_ZLIB; how <= CHUNK_FAST; how++) {
+                    cases++;
+                    failures += chunk_round_trip(c, data, n, size, how);
+                }
+                free(data);
+            }
+    chunk_coder_free(c);
+    printf("ok cases=%d failures=%d\n", cases, failures);
+}
+
 static void print_check(int board)
 {
     const group *g = &B->groups[0];
@@ -746,6 +862,10 @@ int main(void)
         char *args = line + used;
         if (strcmp(cmd, "new") == 0) {
             cmd_new(args);
+            continue;
+        }
+        if (strcmp(cmd, "chunks") == 0) {
+            cmd_chunks(args);
             continue;
         }
         if (!B) {
@@ -795,6 +915,8 @@ int main(void)
             cmd_selfplay(args);
         } else if (strcmp(cmd, "batches") == 0) {
             cmd_batches(args);
+        } else if (strcmp(cmd, "shards") == 0) {
+            cmd_shards(args);
         } else if (strcmp(cmd, "windows") == 0) {
             printf("ok %d\n", geometry_windows(&g->v.g, atoi(args), NULL, 0));
         } else {

@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import players as players_mod
-from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
-from ..data.selfplay import run as play_games
+from ..data.selfplay import RECORD_DTYPE, Progress
+from ..data.shards import RunSpec, cluster, open_games
 from ..env.config import resolve
 from ..env.pool import check_seed
 from ..players.match import mixed_pool, variant_weights
@@ -286,12 +286,16 @@ def run(
     boards: int | None = None,
     params: Mapping[str, Any] | None = None,
     progress: bool = False,
+    ray: bool | str | None = None,
 ) -> BalanceReport:
     """Play up to ``games`` games per variant and report.
 
     ``players``: one player (both seats), or two (player 0 in the first seat;
     with ``swap=True`` the seats alternate game by game). ``stop`` ends the
-    run once every variant is decided. ``params`` override every variant."""
+    run once every variant is decided. ``params`` override every variant.
+    ``ray``: play the games on a Ray cluster, the same games as here
+    (``True``: a local Ray; ``"auto"``, or an address: a running cluster;
+    :mod:`fiverow.distributed`)."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     games = int(games)
@@ -312,6 +316,10 @@ def run(
     n_variants = len(weights)
     per_variant_boards = boards or min(games, 1024)
     if not all(isinstance(p, players_mod.Player) for p in chosen):  # an engine, a Python player
+        if ray is not None:
+            raise ValueError(
+                "ray= plays built-in players only; an engine or a Python player runs here"
+            )
         return _run_agents(
             list(weights),
             chosen,
@@ -327,7 +335,16 @@ def run(
     pool = mixed_pool(
         {v: 1.0 for v in weights}, per_variant_boards * n_variants, params, seed, num_threads
     )
-    sp = new_selfplay(pool, Pairing(first, second, alternate=swap), seed)
+    spec = RunSpec(
+        {v: 1.0 for v in weights},
+        per_variant_boards * n_variants,
+        seed,
+        (first, second),
+        swap,
+        params,
+        num_threads,
+    )
+    source = open_games(pool, spec, ray)
     total = games * n_variants
     bar = Progress(total, label="balance: ") if progress else None
     groups = [pool.groups[name] for name in pool._order]
@@ -338,9 +355,10 @@ def run(
     # with a stop rule, play a round at a time and look after each
     chunk = sum(g.num_envs for g in groups) if stop else total
     while played < total:
-        n, interrupted = play_games(sp, min(chunk, total - played), bar.update if bar else None)
+        new, interrupted = source.play(min(chunk, total - played), bar)
+        n = len(new)
         played += n
-        collected.append(records(sp))
+        collected.append(new)
         if interrupted or n == 0:
             break
         if stop is not None:
@@ -357,10 +375,11 @@ def run(
             if all(decisions.values()):
                 break
     if bar:
-        g_done, s_done = sp.progress()
+        g_done, s_done = source.progress()
         bar.update(g_done, s_done, final=True)
-    source = f"{played} games played in one pool of {len(groups)} variant(s)"
-    settings = _settings(chosen, swap, games, seed, stop, params, source)
+    source.close()
+    described = f"{played} games played in one pool of {len(groups)} variant(s)"
+    settings = _settings(chosen, swap, games, seed, stop, params, described)
     return _report(groups, collected, decisions, settings)
 
 
@@ -563,31 +582,34 @@ def ladder(
     num_threads: int | None = None,
     bootstrap: int = 200,
     params: Mapping[str, Any] | None = None,
+    ray: bool | str | None = None,
 ) -> Ratings:
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
-    bootstrap 95% intervals."""
+    bootstrap 95% intervals. ``ray``: each pair's games on a Ray cluster."""
     from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
     if len(chosen) < 2:
         raise ValueError("a ladder needs at least two players")
     a_idx, b_idx, scores = [], [], []
-    for i in range(len(chosen)):
-        for j in range(i + 1, len(chosen)):
-            result = Match(
-                variant,
-                chosen[i],
-                chosen[j],
-                games=games,
-                seed=seed + 7919 * (i * len(chosen) + j),
-                num_threads=num_threads,
-                params=params,
-            ).play()
-            g = result.games
-            a_seat = np.where(g["seat0_player"] == 0, 0, 1)
-            score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))
-            a_idx += [i] * len(g)
-            b_idx += [j] * len(g)
-            scores += list(score)
+    with cluster(ray):  # one Ray for every pair
+        for i in range(len(chosen)):
+            for j in range(i + 1, len(chosen)):
+                result = Match(
+                    variant,
+                    chosen[i],
+                    chosen[j],
+                    games=games,
+                    seed=seed + 7919 * (i * len(chosen) + j),
+                    num_threads=num_threads,
+                    params=params,
+                    ray=ray,
+                ).play()
+                g = result.games
+                a_seat = np.where(g["seat0_player"] == 0, 0, 1)
+                score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))
+                a_idx += [i] * len(g)
+                b_idx += [j] * len(g)
+                scores += list(score)
     return elo_ratings([p.name for p in chosen], a_idx, b_idx, scores, bootstrap, seed)

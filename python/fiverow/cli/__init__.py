@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.stats import wilson_interval
+from ..data.generate import CHUNK_ENCODINGS
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
@@ -153,6 +154,18 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
     return params
 
 
+def add_ray_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="ADDRESS",
+        help="play on Ray (pip install 'fiverow[ray]'): alone, a local Ray; 'auto', the "
+        "cluster running here (ray start --head); else the cluster's address",
+    )
+
+
 def _generate(args: argparse.Namespace) -> int:
     from ..data.generate import generate
 
@@ -171,9 +184,13 @@ def _generate(args: argparse.Namespace) -> int:
         policy=args.policy,
         overwrite=args.overwrite,
         gzip=args.gzip,
+        chunks=args.chunks,
         flush_seconds=args.flush_seconds,
         progress=not args.quiet,
         params=parse_params(args.param),
+        ray=args.ray,
+        shard_games=args.shard_games,
+        resume=args.resume,
     )
     state = "interrupted, kept" if result.interrupted else "wrote"
     print(
@@ -225,11 +242,20 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
+    from ..data.shards import cluster
+
+    with cluster(None if args.dataset else args.ray):  # one Ray for the run and the ladder
+        return _balance_report(args)
+
+
+def _balance_report(args: argparse.Namespace) -> int:
     from ..analysis import balance
 
     _check_threads(args)
     if args.out is not None:
         balance.check_report_dir(args.out)  # before the games: they may take hours
+    if args.dataset and args.ray is not None:
+        raise ValueError("--ray plays the games; --dataset reads them from a file: pass one")
     if args.dataset:
         report = balance.from_dataset(args.dataset)
     else:
@@ -247,6 +273,7 @@ def _balance(args: argparse.Namespace) -> int:
             stop=stop,
             params=parse_params(args.param),
             progress=not args.quiet,
+            ray=args.ray,
         )
     if args.ladder:
         variant = report.results[0].variant
@@ -257,6 +284,7 @@ def _balance(args: argparse.Namespace) -> int:
             seed=args.seed,
             num_threads=args.threads,
             params=parse_params(args.param),
+            ray=args.ray,
         )
     if args.json:
         print(json.dumps(report.to_json(), default=str))
@@ -329,12 +357,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true", help="replace an existing file")
     p.add_argument("--gzip", type=int, default=4, help="gzip level 0..9 (0: none; default 4)")
     p.add_argument(
+        "--chunks",
+        choices=CHUNK_ENCODINGS,
+        default="auto",
+        help="how compressed chunks are encoded: zlib at the --gzip level, fast (actions "
+        "stored, a byte each), or auto (default): zlib until play outruns the writer",
+    )
+    p.add_argument(
         "--flush-seconds",
         type=float,
         default=2.0,
         help="close a segment of the file at least this often (default 2)",
     )
     add_param_option(p)
+    add_ray_option(p)
+    p.add_argument(
+        "--shard-games",
+        type=int,
+        default=None,
+        help="with --ray: games per shard (default: four shards per worker)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --ray: play the shards a stopped run left unfinished (same options)",
+    )
     p.add_argument(
         "--quiet",
         action="store_true",
@@ -385,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ray_option(p)
     p.set_defaults(func=_balance)
 
     p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")

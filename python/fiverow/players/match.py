@@ -19,16 +19,8 @@ import numpy.typing as npt
 
 from .. import players as players_mod
 from ..analysis.stats import wilson_interval
-from ..data.selfplay import (
-    RECORD_DTYPE,
-    Pairing,
-    Progress,
-    default_boards,
-    new_selfplay,
-    records,
-    run,
-    split_boards,
-)
+from ..data.selfplay import RECORD_DTYPE, Progress, default_boards, split_boards
+from ..data.shards import RunSpec, open_games
 from ..env.config import resolve
 from ..env.pool import Pool, check_seed
 from . import Player
@@ -126,7 +118,9 @@ class Match:
     """Player A against player B on one variant or a mix, ``games`` games.
 
     ``params`` override every variant's parameters (``{"size": 9}``);
-    ``alternate=False`` keeps player A in the first seat. A player may also be
+    ``alternate=False`` keeps player A in the first seat. ``ray``: the games
+    of built-in players on a Ray cluster, the same games
+    (:mod:`fiverow.distributed`). A player may also be
     a Python agent, any object with ``act(env) -> actions`` over a vector env
     (:class:`fiverow.agent_match.Agent`; a ``name`` attribute names it): the
     games are then stepped from Python, one variant at a time."""
@@ -143,6 +137,7 @@ class Match:
         boards: int | None = None,
         alternate: bool = True,
         params: Mapping[str, Any] | None = None,
+        ray: bool | str | None = None,
     ) -> None:
         if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
             raise ValueError(f"games must be a positive integer, got {games!r}")
@@ -157,18 +152,31 @@ class Match:
             raise ValueError(f"boards must be >= 1, got {boards}")
         self.alternate = alternate
         self.params = dict(params or {})
+        self.ray = ray
 
     def play(self, progress: bool = False) -> MatchResult:
         if not (isinstance(self.player_a, Player) and isinstance(self.player_b, Player)):
+            if self.ray is not None and self.ray is not False:
+                raise ValueError("ray plays built-in players only; Python agents play here")
             return self._play_agents()
         pool = mixed_pool(self.weights, self.boards, self.params, self.seed, self.num_threads)
-        sp = new_selfplay(pool, Pairing(self.player_a, self.player_b, self.alternate), self.seed)
+        pair = (self.player_a, self.player_b)
+        spec = RunSpec(
+            self.weights,
+            self.boards,
+            self.seed,
+            pair,
+            self.alternate,
+            self.params,
+            self.num_threads,
+        )
+        source = open_games(pool, spec, self.ray)
         bar = Progress(self.games, label="match: ") if progress else None
-        played, interrupted = run(sp, self.games, bar.update if bar else None)
+        games, interrupted = source.play(self.games, bar)
         if bar:
-            games_done, steps_done = sp.progress()
+            games_done, steps_done = source.progress()
             bar.update(games_done, steps_done, final=True)
-        games = records(sp)
+        source.close()
         return MatchResult(
             self.player_a.name,
             self.player_b.name,
