@@ -8,7 +8,7 @@ EXT_STAMP := $(VENV)/.extension
 C_SOURCES := $(wildcard csrc/*.c csrc/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup sysdeps build run test bench lint format clean
+.PHONY: all setup sysdeps browser build run test bench lint format clean
 
 all: test
 
@@ -18,6 +18,16 @@ sysdeps:
 		echo "installing libhdf5-dev and pkg-config with apt-get"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libhdf5-dev pkg-config >/dev/null; \
+	fi
+
+# A headless browser for the game viewer's test (Debian's chromium); without
+# one that test skips, saying why.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium with apt-get (the viewer's browser test)"; \
+		($(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null) || \
+		echo "chromium could not be installed: the viewer's browser test will skip"; \
 	fi
 
 $(STAMP): pyproject.toml setup.py | sysdeps
@@ -42,7 +52,7 @@ run: build
 	$(VENV)/bin/fiverow generate --mix all --games 480 --black heuristic --white random \
 		--seed 1 --out build/run.h5 --overwrite
 
-test: build
+test: build browser
 	$(PY) -m pytest -q
 
 bench: build

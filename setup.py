@@ -54,7 +54,8 @@ def hdf5_flags() -> tuple[list[str], list[str]]:
         ) from e
     words = shlex.split(out)
     cflags = [w for w in words if w.startswith("-I")]
-    ldflags = [w for w in words if not w.startswith("-I")]
+    # zlib: the writer compresses chunks itself (csrc/h5chunk.c); HDF5 needs it anyway
+    ldflags = [w for w in words if not w.startswith("-I")] + ["-lz"]
     return cflags, ldflags
 
 

@@ -9,6 +9,10 @@ per step is the packed file's size over the steps.
     python benchmarks/bench_generate.py                        # random freestyle, 2 threads
     python benchmarks/bench_generate.py --players heuristic --games 20000
     python benchmarks/bench_generate.py --obs --games 20000    # observations recorded too
+    python benchmarks/bench_generate.py --chunks auto,zlib,fast --gzip 4,1,0   # the encodings
+
+Every setting named in --chunks x --gzip is timed in turn in each repeat, so
+they are compared under the same load.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ def with_writer(
     seed: int,
     obs: bool,
     gzip: int,
+    chunks: str,
 ) -> tuple[float, int, int]:
     """Seconds, steps and file bytes of the same run written to HDF5."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,6 +66,7 @@ def with_writer(
             num_threads=threads,
             obs=obs,
             gzip=gzip,
+            chunks=chunks,
         )
         seconds = time.perf_counter() - start
         return seconds, r.steps, os.path.getsize(path)
@@ -75,47 +81,55 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--gzip", type=int, default=4)
+    parser.add_argument("--gzip", default="4", help="comma-separated levels")
+    parser.add_argument("--chunks", default="auto", help="comma-separated: auto, zlib, fast")
     parser.add_argument("--obs", action="store_true")
     args = parser.parse_args()
+    settings = [
+        (chunks, int(level)) for chunks in args.chunks.split(",") for level in args.gzip.split(",")
+    ]
     for variant in args.variants.split(","):
         for player in args.players.split(","):
-            plain, written = [], []
-            steps = size = 0
+            plain: list[float] = []
+            written: dict[tuple[str, int], list[float]] = {s: [] for s in settings}
+            sizes: dict[tuple[str, int], int] = {}
+            steps = 0
             for r in range(args.repeats):
                 plain.append(without_writer(variant, player, args.games, args.threads, r, args.obs))
-                seconds, steps, size = with_writer(
-                    variant,
-                    player,
-                    args.games,
-                    args.threads,
-                    r,
-                    args.obs,
-                    args.gzip,
-                )
-                written.append((seconds, steps))
+                for chunks, level in settings:
+                    seconds, steps, size = with_writer(
+                        variant, player, args.games, args.threads, r, args.obs, level, chunks
+                    )
+                    written[(chunks, level)].append(seconds)
+                    sizes[(chunks, level)] = size
             best_plain = min(plain)
-            best_written = min(s for s, _ in written)
-            median_written = statistics.median(s for s, _ in written)
-            print(
-                json.dumps(
-                    {
-                        "variant": variant,
-                        "players": player,
-                        "games": args.games,
-                        "threads": args.threads,
-                        "obs": args.obs,
-                        "gzip": args.gzip,
-                        "steps": steps,
-                        "recorded_steps_per_s": round(steps / best_written),
-                        "median_recorded_steps_per_s": round(steps / median_written),
-                        "unrecorded_steps_per_s": round(steps / best_plain),
-                        "recording_cost": round(best_written / best_plain - 1, 3),
-                        "bytes_per_step": round(size / steps, 3),
-                    }
-                ),
-                flush=True,
-            )
+            for (chunks, level), times in written.items():
+                print(
+                    json.dumps(
+                        {
+                            "variant": variant,
+                            "players": player,
+                            "games": args.games,
+                            "threads": args.threads,
+                            "obs": args.obs,
+                            "gzip": level,
+                            "chunks": chunks,
+                            "steps": steps,
+                            "recorded_steps_per_s": round(steps / min(times)),
+                            "median_recorded_steps_per_s": round(steps / statistics.median(times)),
+                            "unrecorded_steps_per_s": round(steps / best_plain),
+                            "median_unrecorded_steps_per_s": round(
+                                steps / statistics.median(plain)
+                            ),
+                            "recording_cost": round(min(times) / best_plain - 1, 3),
+                            "median_recording_cost": round(
+                                statistics.median(times) / statistics.median(plain) - 1, 3
+                            ),
+                            "bytes_per_step": round(sizes[(chunks, level)] / steps, 3),
+                        }
+                    ),
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

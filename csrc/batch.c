@@ -101,13 +101,13 @@ static void rekey_board(const batch *b, group *g, int i, board_hdr *h)
     h->episode = UINT32_MAX; /* new_episode() makes it 0 */
 }
 
-void batch_start_episode(batch *b, int gi, int i)
+void batch_start_episode(batch *b, int gi, int i, uint32_t episode)
 {
     group *g = &b->groups[gi];
     board_hdr *h = group_board(g, i);
     if (h->fingerprint == 0)
         rekey_board(b, g, i, h);
-    new_episode(g, h);
+    game_new_episode(&g->v, h, episode);
 }
 
 void batch_rekey(batch *b, uint64_t seed)

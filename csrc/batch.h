@@ -90,11 +90,11 @@ void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks);
  * (written to errs, at most max_errs); when it is not 0 no board changed. */
 int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs);
 
-/* Start board i's next episode (outputs are not written: for players that
- * drive the boards themselves). */
-void batch_start_episode(batch *b, int g, int i);
-/* Re-key every board from seed; the next batch_start_episode of a board
- * starts its episode 0 (outputs not written). */
+/* Start episode number `episode` of board i (its random streams derive from
+ * the board's key and that number; outputs are not written: for players
+ * that drive the boards themselves). */
+void batch_start_episode(batch *b, int g, int i, uint32_t episode);
+/* Re-key every board from seed (outputs not written). */
 void batch_rekey(batch *b, uint64_t seed);
 
 /* Uniformly random legal actions into out.sampled (0 where the board is done). */

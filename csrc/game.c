@@ -91,6 +91,8 @@ void game_derive(const variant *v, board_hdr *b)
         renju_derive(v, b);
     if (v->p.rule == RULE_GOMORPION)
         gomorpion_derive(v, b);
+    if (v->p.rule == RULE_MODLINSEQ)
+        modlinseq_derive(v, b);
     game_refresh_legal(v, b);
 }
 

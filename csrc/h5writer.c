@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "h5chunk.h"
 #include "protocol.h"
 
 #define MAX_GROUPS 64
@@ -67,6 +68,9 @@ typedef struct group_info {
     /* the open segment's datasets and rows */
     hid_t ds[N_DS];
     int64_t seg_rows[N_DS];
+    /* each dataset's chunk being filled, written whole (H5Dwrite_chunk) */
+    uint8_t *chunk[N_DS];
+    int64_t chunk_fill[N_DS], flushed_rows[N_DS];
     /* a round gathered into contiguous rows */
     uint8_t *stage[N_DS];
     size_t stage_cap[N_DS];
@@ -84,6 +88,12 @@ struct h5writer {
     int n_groups, n_boards;
     group_info g[MAX_GROUPS];
     int record_obs, record_policy, gzip;
+    chunk_coder *coder;
+    int fast_chunks; /* enum h5writer_chunks */
+    int fast;        /* chunks are encoded fast from now on */
+    /* the segments are shards written apart, their episodes/offset counted
+     * from 0 in each: the file's offsets are computed, not linked */
+    int local_offsets;
     double flush_seconds, opened_at, segment_at;
     uint64_t seed;
     /* segments: closed ones, and the one open (seg_file >= 0) */
@@ -177,28 +187,6 @@ static hid_t file_type(int t)
             f16 = t16;
         }
         return f16;
-    }
-}
-
-static hid_t mem_type(int t)
-{
-    switch (t) {
-    case T_I8:
-        return H5T_NATIVE_INT8;
-    case T_U8:
-        return H5T_NATIVE_UINT8;
-    case T_I16:
-        return H5T_NATIVE_INT16;
-    case T_I32:
-        return H5T_NATIVE_INT32;
-    case T_U32:
-        return H5T_NATIVE_UINT32;
-    case T_I64:
-        return H5T_NATIVE_INT64;
-    case T_U64:
-        return H5T_NATIVE_UINT64;
-    default:
-        return file_type(T_F16);
     }
 }
 
@@ -319,15 +307,22 @@ static int exists(const char *path)
 
 /* ---- segments ---- */
 
+/* Rows of one chunk of dataset d. */
+static hsize_t chunk_rows(const group_info *gi, int d)
+{
+    size_t rb = row_bytes(gi, d);
+    if (d == DS_OBS || d == DS_POLICY)
+        return ROW_CHUNK_BYTES / rb ? ROW_CHUNK_BYTES / rb : 1;
+    return ds_defs[d].per_step ? STEP_CHUNK_ROWS : EPISODE_CHUNK_ROWS;
+}
+
 static hid_t create_dataset(hid_t file, const h5writer *w, const group_info *gi, int d,
                             const char *name, int chunked_empty)
 {
     hsize_t dims[4] = {0}, maxd[4], chunk[4];
     int rank = 1 + row_dims(gi, d, dims + 1);
     size_t rb = row_bytes(gi, d);
-    hsize_t rows = ds_defs[d].per_step ? STEP_CHUNK_ROWS : EPISODE_CHUNK_ROWS;
-    if (d == DS_OBS || d == DS_POLICY)
-        rows = ROW_CHUNK_BYTES / rb ? ROW_CHUNK_BYTES / rb : 1;
+    hsize_t rows = chunk_rows(gi, d);
     for (int k = 0; k < rank; k++) {
         maxd[k] = k ? dims[k] : H5S_UNLIMITED;
         chunk[k] = k ? dims[k] : rows;
@@ -370,7 +365,7 @@ static int open_segment(h5writer *w)
         group_info *gi = &w->g[k];
         for (int d = 0; d < N_DS; d++) {
             gi->ds[d] = -1;
-            gi->seg_rows[d] = 0;
+            gi->seg_rows[d] = gi->chunk_fill[d] = gi->flushed_rows[d] = 0;
             if (!ds_present(w, d))
                 continue;
             snprintf(name, sizeof(name), "/%s/%s", gi->name, ds_defs[d].name);
@@ -385,31 +380,63 @@ static int open_segment(h5writer *w)
     return 0;
 }
 
+/* Write the chunk being filled (its unused rows zero) and start the next. */
+static int flush_chunk(h5writer *w, group_info *gi, int d)
+{
+    int64_t fill = gi->chunk_fill[d];
+    if (fill == 0)
+        return 0;
+    size_t rb = row_bytes(gi, d), bytes = (size_t)chunk_rows(gi, d) * rb;
+    memset(gi->chunk[d] + (size_t)fill * rb, 0, bytes - (size_t)fill * rb);
+    hsize_t dims[4], offset[4] = {(hsize_t)gi->flushed_rows[d], 0, 0, 0};
+    row_dims(gi, d, dims + 1);
+    dims[0] = (hsize_t)(gi->flushed_rows[d] + fill);
+    const uint8_t *data = gi->chunk[d];
+    size_t size = bytes;
+    if (w->gzip > 0) {
+        /* observations and policies keep the run's level: recording them is
+         * the writer's work anyway, and level 1 makes observations 5x larger */
+        int fast = w->fast && d != DS_OBS && d != DS_POLICY;
+        enum chunk_encoding how = fast ? CHUNK_FAST : CHUNK_ZLIB;
+        size = chunk_encode(w->coder, gi->chunk[d], bytes, type_size[ds_defs[d].type], w->gzip, how,
+                            &data);
+        if (size == 0) {
+            snprintf(w->error, sizeof(w->error), "out of memory compressing a chunk of %s",
+                     w->path);
+            return -1;
+        }
+    }
+    if (H5Dset_extent(gi->ds[d], dims) < 0 ||
+        H5Dwrite_chunk(gi->ds[d], H5P_DEFAULT, 0, offset, size, data) < 0) {
+        h5_fail(w->error, sizeof(w->error), "cannot write to the segments of", w->path);
+        return -1;
+    }
+    gi->flushed_rows[d] += fill;
+    gi->chunk_fill[d] = 0;
+    return 0;
+}
+
+/* Append rows to dataset d of the open segment, a whole chunk at a time. */
 static int append_rows(h5writer *w, group_info *gi, int d, const void *data, int64_t rows)
 {
-    if (rows == 0)
-        return 0;
-    hsize_t dims[4], start[4] = {0}, count[4];
-    int rank = 1 + row_dims(gi, d, dims + 1);
-    dims[0] = (hsize_t)(gi->seg_rows[d] + rows);
-    for (int k = 0; k < rank; k++)
-        count[k] = k ? dims[k] : (hsize_t)rows;
-    start[0] = (hsize_t)gi->seg_rows[d];
-    if (H5Dset_extent(gi->ds[d], dims) < 0)
-        goto fail;
-    hid_t fs = H5Dget_space(gi->ds[d]);
-    hid_t ms = H5Screate_simple(rank, count, NULL);
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-    herr_t rc = H5Dwrite(gi->ds[d], mem_type(ds_defs[d].type), ms, fs, H5P_DEFAULT, data);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    if (rc < 0)
-        goto fail;
-    gi->seg_rows[d] += rows;
+    size_t rb = row_bytes(gi, d);
+    int64_t cap = (int64_t)chunk_rows(gi, d);
+    if (rows > 0 && !gi->chunk[d] && !(gi->chunk[d] = malloc((size_t)cap * rb))) {
+        snprintf(w->error, sizeof(w->error), "out of memory for the chunks of %s", w->path);
+        return -1;
+    }
+    const uint8_t *src = data;
+    while (rows > 0) {
+        int64_t take = cap - gi->chunk_fill[d] < rows ? cap - gi->chunk_fill[d] : rows;
+        memcpy(gi->chunk[d] + (size_t)gi->chunk_fill[d] * rb, src, (size_t)take * rb);
+        gi->chunk_fill[d] += take;
+        gi->seg_rows[d] += take;
+        src += (size_t)take * rb;
+        rows -= take;
+        if (gi->chunk_fill[d] == cap && flush_chunk(w, gi, d))
+            return -1;
+    }
     return 0;
-fail:
-    h5_fail(w->error, sizeof(w->error), "cannot write to the segments of", w->path);
-    return -1;
 }
 
 /* Room for `rows` rows of dataset d in the group's staging area. */
@@ -487,6 +514,50 @@ static int write_group(h5writer *w, int k, const episode_buf *bufs, int n_boards
 
 /* ---- the file at `path` ---- */
 
+/* episodes/offset of shards written apart: each episode's first step in
+ * the whole file, from the segments' episode lengths (a real dataset). */
+static int write_offsets(h5writer *w, hid_t file, int k, const char *name, int64_t total)
+{
+    group_info *gi = &w->g[k];
+    int64_t *offsets = malloc(sizeof(int64_t) * (size_t)total);
+    int32_t *lengths = malloc(sizeof(int32_t) * (size_t)total);
+    int rc = offsets && lengths ? 0 : -1;
+    int64_t e = 0, step = 0;
+    char seg_file[4096], src[256];
+    snprintf(src, sizeof(src), "/%s/episodes/length", gi->name);
+    for (int s = 0; s < w->n_segs && !rc; s++) {
+        if (w->segs[s].episodes[k] == 0)
+            continue;
+        snprintf(seg_file, sizeof(seg_file), "%s/seg-%06d.h5", w->parts, w->segs[s].index);
+        hid_t sf = H5Fopen(seg_file, H5F_ACC_RDONLY, H5P_DEFAULT);
+        hid_t ds = sf >= 0 ? H5Dopen2(sf, src, H5P_DEFAULT) : -1;
+        hid_t space = ds >= 0 ? H5Dget_space(ds) : -1;
+        if (space < 0 || H5Sget_simple_extent_npoints(space) != w->segs[s].episodes[k] ||
+            H5Dread(ds, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, lengths + e) < 0)
+            rc = -1;
+        if (space >= 0)
+            H5Sclose(space);
+        if (ds >= 0)
+            H5Dclose(ds);
+        if (sf >= 0)
+            H5Fclose(sf);
+        for (int64_t end = e + w->segs[s].episodes[k]; !rc && e < end; e++) {
+            offsets[e] = step;
+            step += lengths[e];
+        }
+    }
+    hid_t ds = rc ? -1 : create_dataset(file, w, gi, DS_OFFSET, name, 0);
+    hsize_t dims[1] = {(hsize_t)total};
+    if (ds < 0 || H5Dset_extent(ds, dims) < 0 ||
+        H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, offsets) < 0)
+        rc = -1;
+    if (ds >= 0)
+        H5Dclose(ds);
+    free(offsets);
+    free(lengths);
+    return rc;
+}
+
 /* One dataset of the file: a virtual dataset over the segments (or, packed
  * with one segment, the data itself); empty datasets are real ones. */
 static int link_dataset(h5writer *w, hid_t file, int k, int d, int packed)
@@ -504,6 +575,8 @@ static int link_dataset(h5writer *w, hid_t file, int k, int d, int packed)
         H5Dclose(ds);
         return 0;
     }
+    if (d == DS_OFFSET && w->local_offsets)
+        return write_offsets(w, file, k, name, total);
     hsize_t dims[4], start[4] = {0}, count[4];
     int rank = 1 + row_dims(gi, d, dims + 1);
     dims[0] = (hsize_t)total;
@@ -575,6 +648,13 @@ static int write_segment_table(h5writer *w, hid_t file)
                                           data[t]) < 0)
                      ? -1
                      : 0;
+            if (!rc && t == 0 && w->local_offsets) {
+                int64_t one = 1, gzip = w->gzip;
+                rc =
+                    set_int_attr(ds, "local_offsets", &one, 1) || set_int_attr(ds, "gzip", &gzip, 1)
+                        ? -1
+                        : 0;
+            }
             if (ds >= 0)
                 H5Dclose(ds);
             H5Sclose(sp);
@@ -663,7 +743,7 @@ static int promote_segment(h5writer *w, char *err, size_t errlen)
 
 static int write_file(h5writer *w, int packed, char *err, size_t errlen)
 {
-    if (packed && w->n_segs == 1)
+    if (packed && w->n_segs == 1 && !w->local_offsets)
         return promote_segment(w, err, errlen);
     char tmp[4096], seg_file[4096], src[256], dst[256];
     snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", w->path, (long)getpid());
@@ -719,11 +799,31 @@ static int write_file(h5writer *w, int packed, char *err, size_t errlen)
     return rc;
 }
 
+/* After an error: let go of the open segment's handles, publishing nothing. */
+static void abandon_segment(h5writer *w)
+{
+    if (w->seg_file < 0)
+        return;
+    for (int k = 0; k < w->n_groups; k++)
+        for (int d = 0; d < N_DS; d++)
+            if (w->g[k].ds[d] >= 0)
+                H5Dclose(w->g[k].ds[d]);
+    H5Fclose(w->seg_file);
+    H5Eclear2(H5E_DEFAULT);
+    w->seg_file = -1;
+}
+
 /* Close the open segment and publish it in the file at `path`. */
 static int close_segment(h5writer *w)
 {
     if (w->seg_file < 0)
         return 0;
+    for (int k = 0; k < w->n_groups; k++)
+        for (int d = 0; d < N_DS; d++)
+            if (w->g[k].ds[d] >= 0 && flush_chunk(w, &w->g[k], d)) {
+                abandon_segment(w);
+                return -1;
+            }
     int empty = 1;
     for (int k = 0; k < w->n_groups; k++) {
         for (int d = 0; d < N_DS; d++)
@@ -751,20 +851,6 @@ static int close_segment(h5writer *w)
     }
     w->segs[w->n_segs++] = w->open_seg;
     return write_file(w, 0, w->error, sizeof(w->error));
-}
-
-/* After an error: let go of the open segment's handles, publishing nothing. */
-static void abandon_segment(h5writer *w)
-{
-    if (w->seg_file < 0)
-        return;
-    for (int k = 0; k < w->n_groups; k++)
-        for (int d = 0; d < N_DS; d++)
-            if (w->g[k].ds[d] >= 0)
-                H5Dclose(w->g[k].ds[d]);
-    H5Fclose(w->seg_file);
-    H5Eclear2(H5E_DEFAULT);
-    w->seg_file = -1;
 }
 
 /* ---- the thread ---- */
@@ -806,6 +892,10 @@ static void *writer_main(void *arg)
         double took = now_seconds() - t0;
         pthread_mutex_lock(&w->mu);
         w->last_round = took;
+        /* the next round came in while this one was written: play is
+         * waiting on compression, so encode fast from now on */
+        if (w->pending && w->fast_chunks == H5WRITER_CHUNKS_AUTO)
+            w->fast = 1;
         if (rc)
             w->failed = 1;
         w->in_use = NULL;
@@ -823,9 +913,12 @@ static void free_writer(h5writer *w)
         return;
     for (int k = 0; k < w->n_groups; k++) {
         free(w->g[k].config_json);
-        for (int d = 0; d < N_DS; d++)
+        for (int d = 0; d < N_DS; d++) {
             free(w->g[k].stage[d]);
+            free(w->g[k].chunk[d]);
+        }
     }
+    chunk_coder_free(w->coder);
     free(w->segs);
     free(w->path);
     free(w->parts);
@@ -875,7 +968,8 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
         return NULL;
     }
     h5writer *w = calloc(1, sizeof(*w));
-    if (!w || set_paths(w, path) || !(w->run_json = dup_str(o->run_json))) {
+    if (!w || set_paths(w, path) || !(w->run_json = dup_str(o->run_json)) ||
+        !(w->coder = chunk_coder_new())) {
         free_writer(w);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -885,6 +979,8 @@ h5writer *h5writer_open(const char *path, const batch *b, const h5_group_desc *g
     w->record_obs = record_obs;
     w->record_policy = record_policy;
     w->gzip = o->gzip;
+    w->fast_chunks = o->chunks;
+    w->fast = o->chunks == H5WRITER_CHUNKS_FAST;
     w->flush_seconds = o->flush_seconds;
     w->seed = b->seed;
     w->seg_file = -1;
@@ -1040,8 +1136,8 @@ int h5writer_close(h5writer *w, int pack, char *err, size_t errlen)
     return rc;
 }
 
-/* The writer a killed run left, read back from its file (no thread). */
-static h5writer *reopen(const char *path, char *err, size_t errlen)
+/* A writer with no thread, for files already written. */
+static h5writer *writer_for(const char *path, char *err, size_t errlen)
 {
     h5_init();
     h5writer *w = calloc(1, sizeof(*w));
@@ -1051,23 +1147,23 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
         return NULL;
     }
     w->seg_file = -1;
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) {
-        h5_fail(err, errlen, "cannot open", path);
-        free_writer(w);
-        return NULL;
-    }
-    char *format = get_str_attr(file, "format"), *layout = get_str_attr(file, "layout");
-    char *names = get_str_attr(file, "variants"), *created = get_str_attr(file, "created");
+    return w;
+}
+
+/* The run's attributes and variant groups from a dataset file: a run's
+ * file, or a shard written as a dataset of its own. NULL, or what is wrong. */
+static const char *read_run(h5writer *w, hid_t file)
+{
+    char *format = get_str_attr(file, "format"), *names = get_str_attr(file, "variants");
+    char *created = get_str_attr(file, "created");
+    free(w->run_json);
     w->run_json = get_str_attr(file, "run");
     int64_t flags[2], seed = 0;
     const char *why = NULL;
     if (!format || strcmp(format, H5WRITER_FORMAT))
         why = "not a fiverow self-play file";
-    else if (layout && !strcmp(layout, "packed"))
-        why = "already packed";
-    else if (!layout || !names || !created || !w->run_json ||
-             get_int_attr(file, "recorded", flags) || get_int_attr(file, "seed", &seed))
+    else if (!names || !created || !w->run_json || get_int_attr(file, "recorded", flags) ||
+             get_int_attr(file, "seed", &seed))
         why = "its attributes are damaged";
     if (!why) {
         w->record_obs = (int)flags[0];
@@ -1099,12 +1195,45 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
                 break;
         }
     }
+    free(format);
+    free(names);
+    free(created);
+    return why;
+}
+
+/* The writer a killed run left, read back from its file (no thread). */
+static h5writer *reopen(const char *path, char *err, size_t errlen)
+{
+    h5writer *w = writer_for(path, err, errlen);
+    if (!w)
+        return NULL;
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) {
+        h5_fail(err, errlen, "cannot open", path);
+        free_writer(w);
+        return NULL;
+    }
+    char *layout = get_str_attr(file, "layout");
+    const char *why = read_run(w, file);
+    if (!why && !layout)
+        why = "its attributes are damaged";
+    else if (!why && !strcmp(layout, "packed"))
+        why = "already packed";
     /* the segment table */
     hid_t ids = why ? -1 : H5Dopen2(file, "/_segments/index", H5P_DEFAULT);
     hid_t st = why ? -1 : H5Dopen2(file, "/_segments/steps", H5P_DEFAULT);
     hid_t ep = why ? -1 : H5Dopen2(file, "/_segments/episodes", H5P_DEFAULT);
     if (!why && (ids < 0 || st < 0 || ep < 0))
         why = "its segment table is missing";
+    if (!why) {
+        int64_t local = 0, gzip = 0;
+        if (H5Aexists(ids, "local_offsets") > 0 && get_int_attr(ids, "local_offsets", &local))
+            why = "its segment table is damaged";
+        if (H5Aexists(ids, "gzip") > 0 && get_int_attr(ids, "gzip", &gzip))
+            why = "its segment table is damaged";
+        w->local_offsets = (int)local;
+        w->gzip = (int)gzip;
+    }
     if (!why) {
         hid_t sp = H5Dget_space(ids);
         int n = (int)H5Sget_simple_extent_npoints(sp);
@@ -1140,16 +1269,113 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
     if (ep >= 0)
         H5Dclose(ep);
     H5Fclose(file);
-    free(format);
     free(layout);
-    free(names);
-    free(created);
     if (why) {
         snprintf(err, errlen, "cannot pack '%s': %s", path, why);
         free_writer(w);
         return NULL;
     }
     return w;
+}
+
+/* The gzip level of a dataset's deflate filter, 0 if none. */
+static int gzip_of(hid_t ds)
+{
+    hid_t dcpl = H5Dget_create_plist(ds);
+    int level = 0;
+    for (int f = 0; dcpl >= 0 && f < H5Pget_nfilters(dcpl); f++) {
+        unsigned flags, cd[4];
+        size_t n_cd = 4;
+        char name[32];
+        if (H5Pget_filter2(dcpl, (unsigned)f, &flags, &n_cd, cd, sizeof(name), name, NULL) ==
+                H5Z_FILTER_DEFLATE &&
+            n_cd >= 1)
+            level = (int)cd[0];
+    }
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return level;
+}
+
+/* One shard's file as segment s: its rows per variant, checked against the
+ * first shard's variants; the first one gives the run's attributes. */
+static const char *read_shard(h5writer *w, int s, int index)
+{
+    char file_name[4096];
+    snprintf(file_name, sizeof(file_name), "%s/seg-%06d.h5", w->parts, index);
+    hid_t file = H5Fopen(file_name, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0)
+        return "a shard file is missing or damaged";
+    const char *why = NULL;
+    if (s == 0) {
+        why = read_run(w, file);
+        for (int k = 0; k < w->n_groups; k++)
+            w->g[k].steps = w->g[k].episodes = 0;
+    }
+    segment *seg = &w->segs[s];
+    memset(seg, 0, sizeof(*seg));
+    seg->index = index;
+    for (int k = 0; k < w->n_groups && !why; k++) {
+        char name[128];
+        snprintf(name, sizeof(name), "/%s/episodes/length", w->g[k].name);
+        hid_t grp = H5Gopen2(file, w->g[k].name, H5P_DEFAULT);
+        hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
+        int64_t counts[2];
+        H5D_layout_t layout = H5D_LAYOUT_ERROR;
+        hid_t dcpl = ds >= 0 ? H5Dget_create_plist(ds) : -1;
+        if (dcpl >= 0) {
+            layout = H5Pget_layout(dcpl);
+            H5Pclose(dcpl);
+        }
+        if (grp < 0 || ds < 0 || get_int_attr(grp, "counts", counts))
+            why = "a shard file lacks a variant of the run, or is damaged";
+        else if (layout != H5D_CHUNKED)
+            why = "a shard file is not one segment (its datasets must be its own)";
+        else {
+            seg->steps[k] = counts[0];
+            seg->episodes[k] = counts[1];
+            w->g[k].steps += counts[0];
+            w->g[k].episodes += counts[1];
+            if (s == 0 && k == 0)
+                w->gzip = gzip_of(ds);
+        }
+        if (ds >= 0)
+            H5Dclose(ds);
+        if (grp >= 0)
+            H5Gclose(grp);
+    }
+    H5Fclose(file);
+    return why;
+}
+
+int h5writer_assemble(const char *path, const int *shards, int n, int pack, const char *run_json,
+                      char *err, size_t errlen)
+{
+    h5writer *w = writer_for(path, err, errlen);
+    if (!w)
+        return -1;
+    const char *why = n < 1 ? "no shard has finished" : NULL;
+    if (!why && !(w->segs = calloc((size_t)n, sizeof(segment))))
+        why = "out of memory";
+    for (int s = 0; s < n && !why; s++) {
+        why = read_shard(w, s, shards[s]);
+        w->n_segs = w->cap_segs = s + 1;
+    }
+    if (!why && run_json) {
+        free(w->run_json);
+        if (!(w->run_json = dup_str(run_json)))
+            why = "out of memory";
+    }
+    w->local_offsets = 1;
+    int rc = -1;
+    if (why)
+        snprintf(err, errlen, "cannot assemble '%s' from '%s': %s", path, w->parts, why);
+    else
+        rc = write_file(w, pack, err, errlen);
+    if (!rc && pack)
+        remove_dir(w->parts);
+    free_writer(w);
+    return rc;
 }
 
 int h5writer_pack(const char *path, char *err, size_t errlen)

@@ -25,11 +25,16 @@ typedef struct h5_group_desc {
     const char *config_json; /* the variant's parameters, as JSON */
 } h5_group_desc;
 
+/* How compressed chunks are encoded (h5chunk.h): zlib at the gzip level
+ * until play outruns the writer, then fast (auto); or always one way. */
+enum h5writer_chunks { H5WRITER_CHUNKS_AUTO, H5WRITER_CHUNKS_ZLIB, H5WRITER_CHUNKS_FAST };
+
 typedef struct h5writer_options {
     int overwrite;        /* replace an existing file (and its segments) */
     int gzip;             /* gzip level 1..9 with shuffle; 0: no filter */
     double flush_seconds; /* a segment is closed at least this often */
     const char *run_json; /* root attribute "run": players, seed, versions */
+    int chunks;           /* enum h5writer_chunks */
 } h5writer_options;
 
 typedef struct h5writer h5writer;
@@ -60,6 +65,15 @@ int h5writer_close(h5writer *w, int pack, char *err, size_t errlen);
 
 /* Make one file of a dataset whose run was killed (path + path.parts). */
 int h5writer_pack(const char *path, char *err, size_t errlen);
+
+/* The file at path over shards written apart, each a one-segment dataset
+ * of the run at path.parts/seg-NNNNNN.h5 (NNNNNN: shards[s], in game order):
+ * with pack, one self-contained file (the shards are then removed); else
+ * a file naming them (layout "segments", `fiverow pack` finishes it).
+ * run_json replaces the shards' run attribute (NULL: kept). 0, or -1 with a
+ * message. */
+int h5writer_assemble(const char *path, const int *shards, int n, int pack, const char *run_json,
+                      char *err, size_t errlen);
 
 void h5writer_library_version(unsigned *major, unsigned *minor, unsigned *release);
 /* 0 when the HDF5 library loaded at run time matches the headers built

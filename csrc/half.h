@@ -34,4 +34,28 @@ static inline uint16_t half_from_float(float f)
     return (uint16_t)(sign | half);
 }
 
+/* Exact widening of a half (subnormals, infinities and NaN included). */
+static inline float half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    uint32_t x;
+    if (exp == 0x1f) { /* infinity or NaN */
+        x = sign | 0x7f800000u | (man << 13);
+    } else if (exp) {
+        x = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    } else if (!man) {
+        x = sign;
+    } else { /* subnormal half: normalise */
+        int e = -1;
+        do {
+            man <<= 1;
+            e++;
+        } while (!(man & 0x400u));
+        x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ffu) << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
 #endif

@@ -6,13 +6,20 @@
  * the common code sees occupied cells); the values are here. Per-board state
  * at variant.off_modlinseq: the header below, then values[n_cells] (value + 1,
  * 0 empty), hands[2][M] (counts), bag[M * copies] (the shuffled tiles, drawn
- * from bag_pos on), placed[cell words] (this turn's tiles). */
+ * from bag_pos on), placed[cell words] (this turn's tiles).
+ *
+ * Derived from the tiles (at variant.off_mls_fit, checked like the other
+ * derived data): fit[n_cells], the values (bits) each empty cell allows, 0 on
+ * tiles and off the board; then frontier[cell words], the empty cells next
+ * to a tile. A tile changes the fit of the empty cells just past the ends of
+ * its segments only: the mask is read from fit, not searched. */
 #ifndef FIVEROW_MODLINSEQ_H
 #define FIVEROW_MODLINSEQ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "modlinseq_lines.h"
 #include "variant.h"
 
 enum { MODLINSEQ_END_TURN = 0, MODLINSEQ_PASS = 1, MODLINSEQ_SPECIALS = 2 };
@@ -23,12 +30,12 @@ typedef struct modlinseq_state {
     int32_t step_points[2]; /* scored by the last step */
     int32_t turns;          /* turns ended (END_TURN or PASS) */
     int16_t turn_first;     /* the turn's first tile, -1 before it */
-    int8_t turn_axis;       /* the turn's line: axis at turn_first, -1 before the second tile */
     uint8_t turn_tiles;     /* tiles placed this turn */
     uint8_t passes;         /* passes in succession */
     uint8_t opened;         /* 1 once the first turn with tiles has ended */
-    uint16_t bag_pos;       /* tiles drawn from the bag so far */
-    uint8_t pad[4];         /* to a multiple of 8 bytes: bit sets follow */
+    uint8_t pad0;
+    uint16_t bag_pos; /* tiles drawn from the bag so far */
+    uint8_t pad[4];   /* to a multiple of 8 bytes: bit sets follow */
 } modlinseq_state;
 
 static inline modlinseq_state *modlinseq_of(const variant *v, board_hdr *b)
@@ -69,6 +76,23 @@ static inline const uint64_t *modlinseq_placed_c(const variant *v, const board_h
     return modlinseq_placed(v, (board_hdr *)b);
 }
 
+static inline uint64_t *modlinseq_fit(const variant *v, board_hdr *b)
+{
+    return (uint64_t *)((uint8_t *)b + v->off_mls_fit);
+}
+static inline const uint64_t *modlinseq_fit_c(const variant *v, const board_hdr *b)
+{
+    return modlinseq_fit(v, (board_hdr *)b);
+}
+static inline uint64_t *modlinseq_frontier(const variant *v, board_hdr *b)
+{
+    return modlinseq_fit(v, b) + v->g.n_cells;
+}
+static inline const uint64_t *modlinseq_frontier_c(const variant *v, const board_hdr *b)
+{
+    return modlinseq_frontier(v, (board_hdr *)b);
+}
+
 static inline int modlinseq_bag_size(const variant *v)
 {
     return v->p.modulus * v->p.copies;
@@ -76,6 +100,9 @@ static inline int modlinseq_bag_size(const variant *v)
 
 int modlinseq_prepare(const variant *v, char *err, size_t errlen);
 size_t modlinseq_state_bytes(const variant *v);
+size_t modlinseq_derived_bytes(const variant *v);
+/* Rebuild fit and frontier from the tiles (the slow, exact way). */
+void modlinseq_derive(const variant *v, board_hdr *b);
 
 /* A new game: shuffle the bag with the episode's random stream, deal hands. */
 void modlinseq_start(const variant *v, board_hdr *b, uint64_t key, uint32_t *ctr);

@@ -1057,7 +1057,7 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     if (module_play_add(m) < 0 || module_search_add(m) < 0 || module_writer_add(m) < 0 ||
-        module_solve_add(m) < 0) {
+        module_solve_add(m) < 0 || module_batches_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -36,5 +36,7 @@ int module_writer_add(PyObject *m);
 int module_search_add(PyObject *m);
 /* module_solve.c: the threat-space solver. */
 int module_solve_add(PyObject *m);
+/* module_batches.c: training batches rebuilt from recorded games. */
+int module_batches_add(PyObject *m);
 
 #endif

@@ -398,8 +398,8 @@ static PyObject *SelfPlay_run(SelfPlayObject *self, PyObject *args)
     while (done < games) {
         if (atomic_load(&sp->stop))
             break;
-        int n_total = sp->b->n_total;
-        int n = games - done < n_total ? (int)(games - done) : n_total;
+        int room = selfplay_round_room(sp, self->next_game); /* rounds never straddle */
+        int n = games - done < room ? (int)(games - done) : room;
         episode_buf *bufs = self->bufs[self->cur];
         if (self->writer) {
             /* the round before last must be written before its buffers are
@@ -433,6 +433,20 @@ static PyObject *SelfPlay_run(SelfPlayObject *self, PyObject *args)
         return NULL;
     }
     return PyLong_FromLongLong(done);
+}
+
+/* seek(game): the next game run() plays (a shard of a run starts there). */
+static PyObject *SelfPlay_seek(SelfPlayObject *self, PyObject *args)
+{
+    long long game;
+    if (!PyArg_ParseTuple(args, "L", &game) || !ready_to_play(self))
+        return NULL;
+    if (game < 0) {
+        PyErr_SetString(PyExc_ValueError, "game must be >= 0");
+        return NULL;
+    }
+    self->next_game = game;
+    Py_RETURN_NONE;
 }
 
 static PyObject *SelfPlay_stop(SelfPlayObject *self, PyObject *Py_UNUSED(a))
@@ -491,6 +505,7 @@ static PyObject *SelfPlay_record_size(PyObject *Py_UNUSED(cls), PyObject *Py_UNU
 
 static PyMethodDef SelfPlay_methods[] = {
     {"run", (PyCFunction)SelfPlay_run, METH_VARARGS, "Play games; returns how many ended."},
+    {"seek", (PyCFunction)SelfPlay_seek, METH_VARARGS, "Set the number of the next game."},
     {"stop", (PyCFunction)SelfPlay_stop, METH_NOARGS, "Ask a running run() to stop."},
     {"progress", (PyCFunction)SelfPlay_progress, METH_NOARGS, "(games, steps) so far."},
     {"take_records", (PyCFunction)SelfPlay_take_records, METH_NOARGS,
@@ -523,27 +538,31 @@ static PyObject *core_check_player(PyObject *Py_UNUSED(m), PyObject *player)
 /* ---- replays and files ---- */
 
 /* replay(batch, group, seed, key_group, key_board, episode, actions, obs, masks,
- * rewards): rebuild the observations and masks before each action of one
- * recorded episode (and after the last), and each step's rewards by seat, on
- * group `group`'s variant. */
+ * rewards[, kind]): rebuild the observations (of kind `kind`, absolute by
+ * default) and masks before each action of one recorded episode (and after
+ * the last), and each step's rewards by seat, on group `group`'s variant. */
 static PyObject *core_replay(PyObject *Py_UNUSED(m), PyObject *args)
 {
     BatchObject *bo;
-    int gi, key_group, key_board;
+    int gi, key_group, key_board, kind = OBS_ABSOLUTE;
     unsigned long long seed;
     unsigned int episode;
     Py_buffer actions = {0}, obs = {0}, masks = {0}, rewards = {0};
-    if (!PyArg_ParseTuple(args, "O!iKiiIy*w*w*w*", &BatchType, &bo, &gi, &seed, &key_group,
-                          &key_board, &episode, &actions, &obs, &masks, &rewards))
+    if (!PyArg_ParseTuple(args, "O!iKiiIy*w*w*w*|i", &BatchType, &bo, &gi, &seed, &key_group,
+                          &key_board, &episode, &actions, &obs, &masks, &rewards, &kind))
         return NULL;
     PyObject *result = NULL;
     if (!bo->b || gi < 0 || gi >= bo->b->n_groups) {
         PyErr_SetString(PyExc_ValueError, "no such group");
         goto done;
     }
+    if (kind != OBS_ABSOLUTE && kind != OBS_MOVER) {
+        PyErr_SetString(PyExc_ValueError, "replay: unknown observation kind");
+        goto done;
+    }
     const variant *v = &bo->b->groups[gi].v;
     Py_ssize_t n = actions.len / 2;
-    size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
+    size_t obs_bytes = (size_t)v->n_planes[kind] * (size_t)v->g.n_cells;
     if (actions.len % 2 || obs.len != (Py_ssize_t)(obs_bytes * (size_t)(n + 1)) ||
         masks.len != (Py_ssize_t)((size_t)v->n_actions * (size_t)(n + 1)) ||
         rewards.len != (Py_ssize_t)(2 * sizeof(float) * (size_t)n)) {
@@ -553,7 +572,7 @@ static PyObject *core_replay(PyObject *Py_UNUSED(m), PyObject *args)
     char err[256];
     int rc;
     Py_BEGIN_ALLOW_THREADS;
-    rc = replay_episode(v, seed, key_group, key_board, episode, actions.buf, (int)n, obs.buf,
+    rc = replay_episode(v, seed, key_group, key_board, episode, actions.buf, (int)n, kind, obs.buf,
                         masks.buf, rewards.buf, err, sizeof(err));
     Py_END_ALLOW_THREADS;
     if (rc) {
@@ -591,6 +610,49 @@ static PyObject *core_pack(PyObject *Py_UNUSED(m), PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* assemble(path, shards, pack, run_json): the file of a run played in shards
+ * (h5writer_assemble). */
+static PyObject *core_assemble(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    const char *path, *run_json = NULL;
+    PyObject *seq;
+    int pack;
+    if (!PyArg_ParseTuple(args, "sOp|z", &path, &seq, &pack, &run_json))
+        return NULL;
+    PyObject *fast = PySequence_Fast(seq, "shards must be a sequence of shard numbers");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int *shards = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!shards) {
+        Py_DECREF(fast);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v > 999999) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "shards: numbers 0..999999 expected");
+            free(shards);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        shards[k] = (int)v;
+    }
+    Py_DECREF(fast);
+    char err[1024];
+    int rc;
+    Py_BEGIN_ALLOW_THREADS;
+    rc = h5writer_assemble(path, shards, (int)n, pack, run_json, err, sizeof(err));
+    Py_END_ALLOW_THREADS;
+    free(shards);
+    if (rc) {
+        PyErr_SetString(PyExc_OSError, err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_hdf5_version(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
 {
     unsigned maj, min, rel;
@@ -604,6 +666,7 @@ static PyMethodDef play_functions[] = {
     {"check_player", core_check_player, METH_O, "Validate a player dict."},
     {"replay", core_replay, METH_VARARGS, "Rebuild observations and masks of a recorded episode."},
     {"pack", core_pack, METH_VARARGS, "Pack a dataset left by an interrupted run."},
+    {"assemble", core_assemble, METH_VARARGS, "The file of a run played in shards."},
     {"hdf5_version", core_hdf5_version, METH_NOARGS, "Version of the HDF5 library linked."},
     {NULL, NULL, 0, NULL}};
 

@@ -17,7 +17,7 @@ static const char *dict_str(PyObject *d, const char *key)
     return x && PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
 }
 
-/* The writer from {"path", "overwrite", "gzip", "flush_seconds", "run",
+/* The writer from {"path", "overwrite", "gzip", "flush_seconds", "chunks", "run",
  * "groups": [{"name", "config"}]}. */
 h5writer *module_open_writer(BatchObject *bo, int record_obs, int record_policy, PyObject *w)
 {
@@ -64,6 +64,17 @@ h5writer *module_open_writer(BatchObject *bo, int record_obs, int record_policy,
     }
     o.gzip = (int)gzip;
     o.flush_seconds = flush;
+    /* "chunks": "auto" (default), "zlib" or "fast": see h5chunk.h */
+    const char *chunks = PyDict_GetItemString(w, "chunks") ? dict_str(w, "chunks") : "auto";
+    static const char *chunk_names[] = {"auto", "zlib", "fast"};
+    o.chunks = -1;
+    for (int k = 0; chunks && k < 3; k++)
+        if (!strcmp(chunks, chunk_names[k]))
+            o.chunks = k;
+    if (o.chunks < 0) {
+        PyErr_SetString(PyExc_ValueError, "writer 'chunks' must be 'auto', 'zlib' or 'fast'");
+        return NULL;
+    }
     o.run_json = run;
     char err[1024];
     h5writer *hw;

@@ -1,24 +1,29 @@
-/* MODLINSEQ (SPEC section 7). A line through a tile is the walk of the
- * geometry's next-cell table along an axis: straight on plane and torus,
- * cyclic on wrap, tess and torus, reflecting on bounce edges, where a walk
- * may meet a cell twice and counts it twice. A segment is the maximal run of
- * tiles along such a walk; a segment that closes on itself (every cell of a
- * cycle holds a tile) is checked as a cycle, its last step included.
+/* MODLINSEQ (SPEC section 7). Lines are sequences of positions
+ * (modlinseq_lines.h): straight on plane and torus, cyclic on wrap, tess and
+ * torus, reflecting on bounce edges, where a line may meet a cell twice and
+ * counts it twice. A segment is a maximal run of tiles along a line, one
+ * segment whichever end it is read from; a segment that closes on itself
+ * (every position of a cycle holds a tile) is checked as a cycle, its last
+ * step included.
  *
  * Readings: a turn's first tile must touch a tile already on the board
  * (except in the game's first turn) and later tiles extend the turn's
- * segment along its line; this plays every turn the rules allow (start with
- * the touching tile, grow outwards). A turn of one tile scores every segment
- * through it. PASS places nothing and tops the hand up (a no-op unless the
- * bag ran short before). */
+ * segment; every line on which the turn's tiles lie in one segment stays a
+ * candidate, and the next tile goes just past an end of a candidate's
+ * segment. This plays every turn the rules allow (start with the touching
+ * tile, grow outwards), in every such order. A turn of one tile scores every
+ * segment through it. PASS places nothing and tops the hand up (a no-op
+ * unless the bag ran short before).
+ *
+ * The mask reads fit[] (see modlinseq.h): the values each empty cell allows,
+ * kept exact by recomputing, after each tile, the cells just past the ends
+ * of the segments through it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "game.h"
 #include "modlinseq.h"
 #include "rng.h"
-
-#define MAX_WALK (GEOM_MAX_CELLS * 8)
 
 int modlinseq_prepare(const variant *v, char *err, size_t errlen)
 {
@@ -35,7 +40,8 @@ int modlinseq_prepare(const variant *v, char *err, size_t errlen)
                  modlinseq_bag_size(v));
         return -1;
     }
-    return 0;
+    ((variant *)v)->mls = mls_build(&v->g, err, errlen);
+    return v->mls ? 0 : -1;
 }
 
 size_t modlinseq_state_bytes(const variant *v)
@@ -45,92 +51,76 @@ size_t modlinseq_state_bytes(const variant *v)
            sizeof(uint64_t) * BITS_WORDS(v->g.n_cells);
 }
 
+size_t modlinseq_derived_bytes(const variant *v)
+{
+    return sizeof(uint64_t) * ((size_t)v->g.n_cells + BITS_WORDS(v->g.n_cells));
+}
+
 static inline int mod(int x, int m)
 {
     int r = x % m;
     return r < 0 ? r + m : r;
 }
 
-/* ---- segments ---- */
-
-typedef struct segment {
-    int n;      /* cells met, with multiplicity */
-    int cyclic; /* every cell of a cycle holds a tile */
-    int canon;  /* the smallest (cell, direction) state of the walk either way: an id */
-} segment;
-
-/* The segment through tile c along axis, its cells in walk order into out. */
-static segment walk_segment(const geometry *g, const uint8_t *values, int c, int axis, int16_t *out)
+static inline uint64_t all_values(int m)
 {
-    segment s = {0, 0, 1 << 30};
-    int cell = c, od = 2 * axis + 1;
-    for (int guard = 0; guard < MAX_WALK; guard++) { /* back to the segment's first tile */
-        int nod = od, nc = geom_step(g, cell, &nod);
-        if (nc == GEOM_NONE || !values[nc])
-            break;
-        cell = nc;
-        od = nod;
-        if (cell == c && od == 2 * axis + 1) {
-            s.cyclic = 1;
-            break;
-        }
-    }
-    int start = s.cyclic ? c : cell, start_od = s.cyclic ? 2 * axis : od ^ 1;
-    cell = start;
-    od = start_od;
-    while (s.n < MAX_WALK) {
-        out[s.n++] = (int16_t)cell;
-        int a = cell * g->n_od + od, b = cell * g->n_od + (od ^ 1);
-        s.canon = a < s.canon ? a : s.canon;
-        s.canon = b < s.canon ? b : s.canon;
-        int nod = od, nc = geom_step(g, cell, &nod);
-        if (nc == GEOM_NONE || !values[nc] || (nc == start && nod == start_od))
-            break;
-        cell = nc;
-        od = nod;
-    }
-    return s;
+    return m >= 64 ? ~0ULL : (1ULL << m) - 1;
 }
 
-static int is_progression(const uint8_t *values, const int16_t *cells, segment s, int m)
+/* ---- progressions ---- */
+
+/* Is seq (x where it holds -1) a progression mod m, closing if a loop? */
+static int is_progression(const int8_t *seq, int n, int loop, int m, int x)
 {
-    if (s.n < 2)
+    if (n < 2)
         return 1;
-    int step = mod(values[cells[1]] - values[cells[0]], m);
-    for (int i = 1; i + 1 < s.n; i++)
-        if (mod(values[cells[i + 1]] - values[cells[i]], m) != step)
+    int prev = seq[0] < 0 ? x : seq[0], first = prev;
+    int step = mod((seq[1] < 0 ? x : seq[1]) - prev, m);
+    for (int k = 1; k < n; k++) {
+        int cur = seq[k] < 0 ? x : seq[k];
+        if (mod(cur - prev, m) != step)
             return 0;
-    return !s.cyclic || mod(values[cells[0]] - values[cells[s.n - 1]], m) == step;
-}
-
-/* Would value val on empty cell c leave every segment through it a progression? */
-static int fits(const variant *v, uint8_t *values, int c, int val)
-{
-    int16_t cells[MAX_WALK];
-    int ok = 1;
-    values[c] = (uint8_t)(val + 1);
-    for (int a = 0; a < v->g.n_axes && ok; a++)
-        ok = is_progression(values, cells, walk_segment(&v->g, values, c, a, cells), v->p.modulus);
-    values[c] = 0;
-    return ok;
-}
-
-/* The empty cells just past each end of the segment through tile c along axis. */
-static void segment_ends(const geometry *g, const uint8_t *values, int c, int axis, uint64_t *ends)
-{
-    for (int s = 0; s < 2; s++) {
-        int cell = c, od = 2 * axis + s;
-        for (int guard = 0; guard < MAX_WALK; guard++) {
-            int nc = geom_step(g, cell, &od);
-            if (nc == GEOM_NONE || (nc == c && guard > 0 && od == 2 * axis + s))
-                break;
-            if (!values[nc]) {
-                bits_set(ends, nc);
-                break;
-            }
-            cell = nc;
-        }
+        prev = cur;
     }
+    return !loop || mod(first - prev, m) == step;
+}
+
+/* The values x that keep the segment through position p of empty cell e
+ * (e holding x wherever the line meets it) a progression. */
+static uint64_t run_fits(const variant *v, const uint8_t *values, int p, int e)
+{
+    int m = v->p.modulus;
+    mls_run r = mls_run_at(v->mls, values, p, e);
+    if (r.n < 2)
+        return all_values(m);
+    int8_t seq[MLS_MAX_RUN];
+    mls_run_values(v->mls, values, r, e, seq);
+    /* two tiles side by side give the step, and then x: one candidate */
+    for (int k = 0; k + 1 < r.n + r.loop; k++) {
+        int next = k + 1 < r.n ? k + 1 : 0;
+        if (seq[k] < 0 || seq[next] < 0)
+            continue;
+        int j = 0;
+        while (seq[j] >= 0)
+            j++;
+        int x = mod(seq[k] + (j - k) * (seq[next] - seq[k]), m);
+        return is_progression(seq, r.n, r.loop, m, x) ? 1ULL << x : 0;
+    }
+    uint64_t fits = 0;
+    for (int x = 0; x < m; x++)
+        if (is_progression(seq, r.n, r.loop, m, x))
+            fits |= 1ULL << x;
+    return fits;
+}
+
+/* The values empty cell e allows: every segment through it a progression. */
+static uint64_t cell_fits(const variant *v, const uint8_t *values, int e)
+{
+    const int32_t *visits = v->mls->visits + (size_t)e * GEOM_MAX_AXES;
+    uint64_t fits = all_values(v->p.modulus);
+    for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0 && fits; k++)
+        fits &= run_fits(v, values, visits[k], e);
+    return fits;
 }
 
 static int touches_a_tile(const geometry *g, const uint8_t *values, int c)
@@ -141,6 +131,102 @@ static int touches_a_tile(const geometry *g, const uint8_t *values, int c)
             return 1;
     }
     return 0;
+}
+
+void modlinseq_derive(const variant *v, board_hdr *b)
+{
+    const uint8_t *values = modlinseq_values_c(v, b);
+    uint64_t *fit = modlinseq_fit(v, b), *frontier = modlinseq_frontier(v, b);
+    memset(fit, 0, modlinseq_derived_bytes(v));
+    for (int c = 0; c < v->g.n_cells; c++)
+        if (v->g.on_board[c] && !values[c]) {
+            /* a cell with no tile next to it allows every value */
+            int touches = touches_a_tile(&v->g, values, c);
+            fit[c] = touches ? cell_fits(v, values, c) : all_values(v->p.modulus);
+            if (touches)
+                bits_set(frontier, c);
+        }
+}
+
+/* After a tile on c: the empty cells just past the ends of the segments
+ * through c are the only ones whose segments changed. */
+static void after_tile(const variant *v, board_hdr *b, int c)
+{
+    const mls_lines *L = v->mls;
+    const uint8_t *values = modlinseq_values_c(v, b);
+    uint64_t *fit = modlinseq_fit(v, b), *frontier = modlinseq_frontier(v, b);
+    fit[c] = 0;
+    bits_clear(frontier, c);
+    for (int od = 0; od < v->g.n_od; od++) {
+        int d = od, nc = geom_step(&v->g, c, &d);
+        if (nc != GEOM_NONE && !values[nc])
+            bits_set(frontier, nc);
+    }
+    const int32_t *visits = L->visits + (size_t)c * GEOM_MAX_AXES;
+    for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0; k++) {
+        mls_run r = mls_run_at(L, values, visits[k], -1);
+        for (int end = -1; end <= r.n && !r.loop; end += r.n + 1) {
+            int q = mls_at(L, r.line, r.lo, end);
+            if (q >= 0)
+                fit[L->cell[q]] = cell_fits(v, values, L->cell[q]);
+        }
+    }
+}
+
+/* ---- turns ---- */
+
+/* Does run r (with cell `also` filled) hold every tile placed this turn? */
+static int holds_turn(const variant *v, const board_hdr *b, mls_run r)
+{
+    const mls_lines *L = v->mls;
+    const uint64_t *placed = modlinseq_placed_c(v, b);
+    uint64_t run[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    int words = BITS_WORDS(v->g.n_cells), holds = 1;
+    for (int j = 0; j < r.n; j++)
+        bits_set(run, L->cell[mls_at(L, r.line, r.lo, j)]);
+    for (int w = 0; w < words; w++)
+        holds &= (placed[w] & ~run[w]) == 0;
+    return holds;
+}
+
+/* The empty cells that may take the turn's next tile: those with which the
+ * turn's tiles form one segment of a line (a candidate). Such a line passes
+ * the turn's first tile, and the cell lies just past an end of the segment
+ * through it (the tile may join that segment to another that holds the rest
+ * of the turn). Returns the number of candidates now. */
+static int turn_ends(const variant *v, const board_hdr *b, uint64_t *where)
+{
+    const mls_lines *L = v->mls;
+    const modlinseq_state *ms = modlinseq_of_c(v, b);
+    const uint8_t *values = modlinseq_values_c(v, b);
+    const int32_t *visits = L->visits + (size_t)ms->turn_first * GEOM_MAX_AXES;
+    int candidates = 0;
+    for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0; k++) {
+        mls_run r = mls_run_at(L, values, visits[k], -1);
+        candidates += holds_turn(v, b, r);
+        for (int end = -1; end <= r.n && !r.loop; end += r.n + 1) {
+            int q = mls_at(L, r.line, r.lo, end);
+            if (q >= 0 && holds_turn(v, b, mls_run_at(L, values, visits[k], L->cell[q])))
+                bits_set(where, L->cell[q]);
+        }
+    }
+    return candidates;
+}
+
+/* The cells the next tile may go to (before its value is asked). */
+static void tile_cells(const variant *v, const board_hdr *b, uint64_t *where)
+{
+    const modlinseq_state *ms = modlinseq_of_c(v, b);
+    const uint8_t *values = modlinseq_values_c(v, b);
+    if (ms->turn_tiles) {
+        turn_ends(v, b, where);
+    } else if (ms->opened) {
+        memcpy(where, modlinseq_frontier_c(v, b), sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
+    } else {
+        for (int c = 0; c < v->g.n_cells; c++)
+            if (v->g.on_board[c] && !values[c])
+                bits_set(where, c);
+    }
 }
 
 /* ---- the game ---- */
@@ -173,7 +259,6 @@ void modlinseq_start(const variant *v, board_hdr *b, uint64_t key, uint32_t *ctr
 {
     uint8_t *bag = modlinseq_bag(v, b);
     modlinseq_of(v, b)->turn_first = -1;
-    modlinseq_of(v, b)->turn_axis = -1;
     for (int k = 0; k < modlinseq_bag_size(v); k++)
         bag[k] = (uint8_t)(k % v->p.modulus);
     shuffle_bag(v, b, 0, key, ctr);
@@ -183,52 +268,48 @@ void modlinseq_start(const variant *v, board_hdr *b, uint64_t key, uint32_t *ctr
 
 void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
 {
-    const geometry *g = &v->g;
     const modlinseq_state *ms = modlinseq_of_c(v, b);
     const uint8_t *hand = modlinseq_hand_c(v, b, b->seat);
-    int n = g->n_cells, m = v->p.modulus;
-    uint8_t values[GEOM_MAX_CELLS];
-    memcpy(values, modlinseq_values_c(v, b), (size_t)n);
+    const uint64_t *fit = modlinseq_fit_c(v, b);
+    int n = v->g.n_cells, m = v->p.modulus;
     bits_set(legal, n * m + (ms->turn_tiles ? MODLINSEQ_END_TURN : MODLINSEQ_PASS));
+    uint64_t held = 0;
+    for (int val = 0; val < m; val++)
+        held |= (uint64_t)(hand[val] != 0) << val;
     uint64_t where[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
-    if (ms->turn_tiles) { /* extend the turn's segment along its line */
-        for (int a = 0; a < g->n_axes; a++)
-            if (ms->turn_axis < 0 || ms->turn_axis == a)
-                segment_ends(g, values, ms->turn_first, a, where);
-    } else {
-        for (int c = 0; c < n; c++)
-            if (g->on_board[c] && !values[c] && (!ms->opened || touches_a_tile(g, values, c)))
-                bits_set(where, c);
-    }
+    tile_cells(v, b, where);
     for (int w = 0; w < BITS_WORDS(n); w++)
         for (uint64_t x = where[w]; x; x &= x - 1) {
-            int c = w * 64 + __builtin_ctzll(x);
-            for (int val = 0; val < m; val++)
-                if (hand[val] && (!b->n_stones || fits(v, values, c, val)))
-                    bits_set(legal, c * m + val);
+            int c = w * 64 + __builtin_ctzll(x), at = c * m, s = at & 63;
+            uint64_t bits = fit[c] & held;
+            legal[at >> 6] |= bits << s;
+            if (s && s + m > 64)
+                legal[(at >> 6) + 1] |= bits >> (64 - s);
         }
 }
 
 int modlinseq_turn_points(const variant *v, const board_hdr *b)
 {
-    const geometry *g = &v->g;
+    const mls_lines *L = v->mls;
     const uint8_t *values = modlinseq_values_c(v, b);
     const uint64_t *placed = modlinseq_placed_c(v, b);
-    int16_t cells[MAX_WALK];
-    int seen[8 * 16], n_seen = 0, points = 0;
-    for (int w = 0; w < BITS_WORDS(g->n_cells); w++)
+    int32_t seen[12 * GEOM_MAX_AXES];
+    int n_seen = 0, points = 0;
+    for (int w = 0; w < BITS_WORDS(v->g.n_cells); w++)
         for (uint64_t x = placed[w]; x; x &= x - 1) {
-            int c = w * 64 + __builtin_ctzll(x);
-            for (int a = 0; a < g->n_axes; a++) {
-                segment s = walk_segment(g, values, c, a, cells);
+            const int32_t *visits =
+                L->visits + (size_t)(w * 64 + __builtin_ctzll(x)) * GEOM_MAX_AXES;
+            for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0; k++) {
+                mls_run r = mls_run_at(L, values, visits[k], -1);
+                int32_t id = mls_run_id(L, r);
                 int dup = 0;
-                for (int k = 0; k < n_seen; k++)
-                    dup |= seen[k] == s.canon;
-                if (dup || s.n < 2)
+                for (int j = 0; j < n_seen; j++)
+                    dup |= seen[j] == id;
+                if (dup || r.n < 3)
                     continue;
                 if (n_seen < (int)(sizeof(seen) / sizeof(seen[0])))
-                    seen[n_seen++] = s.canon;
-                points += (s.n - 1) * (s.n - 2) / 2;
+                    seen[n_seen++] = id;
+                points += (r.n - 1) * (r.n - 2) / 2;
             }
         }
     return points;
@@ -255,7 +336,6 @@ void modlinseq_apply(const variant *v, board_hdr *b, int action)
             memset(modlinseq_placed(v, b), 0, sizeof(uint64_t) * BITS_WORDS(n));
             ms->turn_tiles = 0;
             ms->turn_first = -1;
-            ms->turn_axis = -1;
             ms->opened = 1;
             ms->passes = 0;
         } else {
@@ -273,16 +353,7 @@ void modlinseq_apply(const variant *v, board_hdr *b, int action)
         return;
     }
     int c = action / m, val = action % m;
-    uint8_t *values = modlinseq_values(v, b);
-    if (ms->turn_tiles == 1) { /* the second tile fixes the turn's line */
-        for (int a = 0; a < g->n_axes && ms->turn_axis < 0; a++) {
-            uint64_t ends[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
-            segment_ends(g, values, ms->turn_first, a, ends);
-            if (bits_get(ends, c))
-                ms->turn_axis = (int8_t)a;
-        }
-    }
-    values[c] = (uint8_t)(val + 1);
+    modlinseq_values(v, b)[c] = (uint8_t)(val + 1);
     board_cells(v, b)[c] = CELL_BLACK;
     modlinseq_hand(v, b, seat)[val]--;
     bits_set(modlinseq_placed(v, b), c);
@@ -290,39 +361,107 @@ void modlinseq_apply(const variant *v, board_hdr *b, int action)
         ms->turn_first = (int16_t)c;
     b->n_stones++;
     b->last_move = (int16_t)c;
+    after_tile(v, b, c);
 }
 
 /* ---- segments for users and checks ---- */
 
-int modlinseq_segments(const variant *v, const board_hdr *b, int16_t *cells, int max_cells,
-                       int *lengths, int max)
+/* Each segment once: calls fn with its run (walk order) and returns how many
+ * there are; stops early (returning -1) when fn returns nonzero. */
+static int each_segment(const variant *v, const uint8_t *values,
+                        int (*fn)(const variant *, const uint8_t *, mls_run, void *), void *ctx)
 {
-    const geometry *g = &v->g;
-    const uint8_t *values = modlinseq_values_c(v, b);
-    int16_t walk[MAX_WALK];
-    int count = 0, used = 0;
-    int seen[GEOM_MAX_CELLS * 4];
-    int n_seen = 0;
-    for (int c = 0; c < g->n_cells; c++) {
-        if (!values[c])
-            continue;
-        for (int a = 0; a < g->n_axes; a++) {
-            segment s = walk_segment(g, values, c, a, walk);
-            int dup = 0;
-            for (int k = 0; k < n_seen && !dup; k++)
-                dup = seen[k] == s.canon;
-            if (dup || s.n < 2)
+    const mls_lines *L = v->mls;
+    int count = 0;
+    for (int line = 0; line < L->n_lines; line++) {
+        int len = mls_len(L, line), i = 0;
+        if (L->cyclic[line]) { /* read a cycle from an empty position, or whole */
+            while (i < len && values[L->cell[L->first[line] + i]])
+                i++;
+            if (i == len) {
+                count++;
+                if (fn(v, values, (mls_run){line, 0, len, 1}, ctx))
+                    return -1;
                 continue;
-            seen[n_seen++] = s.canon;
-            if (count < max && used + s.n <= max_cells) {
-                memcpy(cells + used, walk, sizeof(int16_t) * (size_t)s.n);
-                lengths[count] = s.n;
-                used += s.n;
             }
+        }
+        for (int k = 0; k < len;) {
+            int p = mls_at(L, line, i, k);
+            if (!values[L->cell[p]]) {
+                k++;
+                continue;
+            }
+            mls_run r = mls_run_at(L, values, p, -1);
+            k += r.n;
+            /* a line that retraces itself holds each run twice: keep one */
+            if (r.n < 2 || mls_run_id(L, r) != L->first[line] + r.lo)
+                continue;
             count++;
+            if (fn(v, values, r, ctx))
+                return -1;
         }
     }
     return count;
+}
+
+typedef struct segment_out {
+    int16_t *cells;
+    int *lengths;
+    int max_cells, max, count, used;
+} segment_out;
+
+static int copy_segment(const variant *v, const uint8_t *values, mls_run r, void *ctx)
+{
+    segment_out *o = ctx;
+    (void)values;
+    if (o->count < o->max && o->used + r.n <= o->max_cells) {
+        for (int k = 0; k < r.n; k++)
+            o->cells[o->used + k] = v->mls->cell[mls_at(v->mls, r.line, r.lo, k)];
+        o->lengths[o->count] = r.n;
+        o->used += r.n;
+    }
+    o->count++;
+    return 0;
+}
+
+int modlinseq_segments(const variant *v, const board_hdr *b, int16_t *cells, int max_cells,
+                       int *lengths, int max)
+{
+    segment_out o = {cells, lengths, max_cells, max, 0, 0};
+    return each_segment(v, modlinseq_values_c(v, b), copy_segment, &o);
+}
+
+static int breaks_progression(const variant *v, const uint8_t *values, mls_run r, void *ctx)
+{
+    int8_t seq[MLS_MAX_RUN];
+    (void)ctx;
+    mls_run_values(v->mls, values, r, -1, seq);
+    return !is_progression(seq, r.n, r.loop, v->p.modulus, 0);
+}
+
+/* The turn's fields: placed tiles, as many as counted, the first among
+ * them, all on one segment of a line through the first. */
+static const char *check_turn(const variant *v, const board_hdr *b)
+{
+    const modlinseq_state *ms = modlinseq_of_c(v, b);
+    const uint8_t *values = modlinseq_values_c(v, b);
+    const uint64_t *placed = modlinseq_placed_c(v, b);
+    int n = v->g.n_cells, count = 0;
+    for (int w = 0; w < BITS_WORDS(n); w++)
+        count += __builtin_popcountll(placed[w]);
+    for (int c = 0; c < 64 * BITS_WORDS(n); c++)
+        if (bits_get(placed, c) && (c >= n || !values[c]))
+            return "a tile placed this turn is not on the board";
+    if (count != ms->turn_tiles)
+        return "the turn's tile count does not match its tiles";
+    if (!count)
+        return ms->turn_first == -1 ? NULL : "the turn's first tile without a turn";
+    if (ms->turn_first < 0 || ms->turn_first >= n || !bits_get(placed, ms->turn_first))
+        return "the turn's first tile is not one of its tiles";
+    uint64_t where[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    if (count > 1 && !turn_ends(v, b, where))
+        return "the turn's tiles do not lie on one segment";
+    return NULL;
 }
 
 const char *modlinseq_check(const variant *v, const board_hdr *b)
@@ -331,7 +470,6 @@ const char *modlinseq_check(const variant *v, const board_hdr *b)
     const modlinseq_state *ms = modlinseq_of_c(v, b);
     const uint8_t *values = modlinseq_values_c(v, b), *cells = board_cells_c(v, b);
     int m = v->p.modulus, count[64] = {0};
-    int16_t walk[MAX_WALK];
     if (ms->bag_pos > modlinseq_bag_size(v) || ms->turn_tiles > v->p.hand_size ||
         ms->score[0] < 0 || ms->score[1] < 0)
         return "tile game fields out of range";
@@ -350,11 +488,9 @@ const char *modlinseq_check(const variant *v, const board_hdr *b)
     for (int k = 0; k < m; k++)
         if (count[k] != v->p.copies)
             return "board, hands and bag do not hold every tile once";
-    for (int c = 0; c < g->n_cells; c++)
-        for (int a = 0; a < g->n_axes && values[c]; a++)
-            if (!is_progression(values, walk, walk_segment(g, values, c, a, walk), m))
-                return "a segment is not an arithmetic progression mod M";
-    return NULL;
+    if (each_segment(v, values, breaks_progression, NULL) < 0)
+        return "a segment is not an arithmetic progression mod M";
+    return check_turn(v, b);
 }
 
 const char *modlinseq_load(const variant *v, board_hdr *b, const uint8_t *values,
@@ -401,7 +537,7 @@ const char *modlinseq_load(const variant *v, board_hdr *b, const uint8_t *values
     }
     ms->opened = stones > 0;
     ms->turn_first = -1;
-    ms->turn_axis = -1;
+    modlinseq_derive(v, b);
     return modlinseq_check(v, b);
 }
 
@@ -445,9 +581,10 @@ const char *modlinseq_illegal_reason(const variant *v, const board_hdr *b, int a
         return "occupied";
     if (!modlinseq_hand_c(v, b, b->seat)[val])
         return "that value is not in the hand";
-    if (ms->turn_tiles)
-        return "a turn's tiles extend one unbroken segment along one line";
-    if (ms->opened && !touches_a_tile(&v->g, modlinseq_values_c(v, b), c))
-        return "the turn's first tile must touch a tile on the board";
+    uint64_t where[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    tile_cells(v, b, where);
+    if (!bits_get(where, c))
+        return ms->turn_tiles ? "a turn's tiles extend one unbroken segment along one line"
+                              : "the turn's first tile must touch a tile on the board";
     return "the value breaks a progression through this cell (or the cell is blocked)";
 }

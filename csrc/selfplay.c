@@ -12,6 +12,44 @@
 #include <omp.h>
 #endif
 
+typedef struct {
+    int64_t num, den; /* the board's place in a round: (2i + 1) / (2 n) of its group */
+    int group, j;
+} board_place;
+
+static int by_place(const void *pa, const void *pb)
+{
+    const board_place *a = pa, *b = pb;
+    int64_t l = a->num * b->den, r = b->num * a->den;
+    if (l != r)
+        return l < r ? -1 : 1;
+    return a->group - b->group;
+}
+
+/* The boards in round order: board i of a group of n sits at (i + 1/2) / n
+ * of the round, so every prefix of the order holds each group's share
+ * (within one board); one group: the batch order. NULL if out of memory. */
+static int *board_order(const batch *b)
+{
+    int *order = malloc(sizeof(int) * (size_t)b->n_total);
+    board_place *places = malloc(sizeof(board_place) * (size_t)b->n_total);
+    if (order && places) {
+        for (int gi = 0, j = 0; gi < b->n_groups; gi++)
+            for (int i = 0; i < b->groups[gi].n; i++, j++)
+                places[j] = (board_place){2 * (int64_t)i + 1, b->groups[gi].n, gi, j};
+        if (b->n_groups > 1)
+            qsort(places, (size_t)b->n_total, sizeof(*places), by_place);
+        for (int p = 0; p < b->n_total; p++)
+            order[p] = places[p].j;
+    }
+    free(places);
+    if (!places) {
+        free(order);
+        return NULL;
+    }
+    return order;
+}
+
 selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, int alternate,
                        int record_obs, int record_policy, char *err, size_t errlen)
 {
@@ -33,10 +71,11 @@ selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, in
     sp->record_policy = record_policy;
     sp->alternate = alternate;
     sp->n_threads = b->num_threads;
+    sp->order = board_order(b);
     size_t slots = (size_t)sp->n_threads * (size_t)b->n_groups;
     sp->scratch = calloc(slots, sizeof(*sp->scratch));
     sp->policy_tmp = calloc(slots, sizeof(*sp->policy_tmp));
-    int ok = sp->scratch && sp->policy_tmp;
+    int ok = sp->scratch && sp->policy_tmp && sp->order;
     for (size_t k = 0; ok && k < slots; k++) {
         const variant *v = &b->groups[k % (size_t)b->n_groups].v;
         sp->scratch[k] = policy_scratch_new(v);
@@ -65,6 +104,7 @@ void selfplay_free(selfplay *sp)
     }
     free(sp->scratch);
     free(sp->policy_tmp);
+    free(sp->order);
     free(sp);
 }
 
@@ -124,14 +164,14 @@ static int grow(const selfplay *sp, const variant *v, episode_buf *e)
  * out of memory. The step count and the buffers stay in locals while the
  * game runs: neighbouring boards' episode_buf structs share cache lines,
  * and other threads play those boards. */
-static int play_game(selfplay *sp, int gi, int i, int slot, episode_buf *e)
+static int play_game(selfplay *sp, int gi, int i, int slot, uint32_t episode, episode_buf *e)
 {
     group *g = &sp->b->groups[gi];
     const variant *v = &g->v;
     policy_scratch *scratch = sp->scratch[slot];
     float *policy = sp->record_policy ? sp->policy_tmp[slot] : NULL;
     const size_t obs_bytes = (size_t)v->n_planes[OBS_ABSOLUTE] * (size_t)v->g.n_cells;
-    batch_start_episode(sp->b, gi, i);
+    batch_start_episode(sp->b, gi, i, episode);
     board_hdr *h = group_board(g, i);
     const player_spec *seat_player[2] = {&sp->players[e->player[0]], &sp->players[e->player[1]]};
     e->episode = h->episode;
@@ -176,43 +216,23 @@ static int play_game(selfplay *sp, int gi, int i, int slot, episode_buf *e)
     return 1;
 }
 
-/* Which boards play a round of n games: all when n covers them, else each
- * group its share of n (by size, the remainder to the first groups). */
-static void choose_boards(const batch *b, int n, uint8_t *plays)
+int selfplay_round_room(const selfplay *sp, int64_t first_game)
 {
-    memset(plays, n >= b->n_total, (size_t)b->n_total);
-    if (n >= b->n_total)
-        return;
-    int base = 0, given = 0;
-    int share[b->n_groups];
-    for (int gi = 0; gi < b->n_groups; gi++) {
-        share[gi] = (int)((int64_t)n * b->groups[gi].n / b->n_total);
-        given += share[gi];
-    }
-    for (int gi = 0; given < n; gi = (gi + 1) % b->n_groups)
-        if (share[gi] < b->groups[gi].n) {
-            share[gi]++;
-            given++;
-        }
-    for (int gi = 0; gi < b->n_groups; gi++) {
-        memset(plays + base, 1, (size_t)share[gi]);
-        base += b->groups[gi].n;
-    }
+    return sp->b->n_total - (int)(first_game % sp->b->n_total);
 }
 
 int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs, int threads)
 {
     batch *b = sp->b;
-    uint8_t *plays = malloc((size_t)b->n_total);
+    if (first_game < 0 || n < 0 || n > selfplay_round_room(sp, first_game))
+        return -1;
+    uint8_t *plays = calloc((size_t)b->n_total, 1);
     int *group_of = malloc(sizeof(int) * (size_t)b->n_total);
     if (!plays || !group_of) {
         free(plays);
         free(group_of);
         return -1;
     }
-    choose_boards(b, n, plays);
-    /* game numbers in board order; the seats alternate with them */
-    int64_t game = first_game;
     for (int gi = 0, j = 0; gi < b->n_groups; gi++)
         for (int i = 0; i < b->groups[gi].n; i++, j++) {
             episode_buf *e = &bufs[j];
@@ -221,14 +241,20 @@ int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs, i
             e->group = gi;
             e->board = i;
             e->n = 0;
-            if (!plays[j])
-                continue;
-            e->game = game;
-            int swap = sp->alternate && (game & 1);
-            e->player[0] = (int8_t)swap;
-            e->player[1] = (int8_t)(swap ^ 1);
-            game++;
         }
+    /* game first_game + k is played at position (first_game % N) + k; the
+     * seats alternate with the game number */
+    const int first_pos = (int)(first_game % b->n_total);
+    const uint32_t episode = (uint32_t)(first_game / b->n_total);
+    for (int k = 0; k < n; k++) {
+        int j = sp->order[first_pos + k];
+        episode_buf *e = &bufs[j];
+        plays[j] = 1;
+        e->game = first_game + k;
+        int swap = sp->alternate && (e->game & 1);
+        e->player[0] = (int8_t)swap;
+        e->player[1] = (int8_t)(swap ^ 1);
+    }
     int completed = 0, failed = 0;
     const int n_groups = b->n_groups;
     if (threads > batch_team_size(b))
@@ -250,7 +276,7 @@ int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs, i
         tid = omp_get_thread_num();
 #endif
         episode_buf *e = &bufs[j];
-        int r = play_game(sp, group_of[j], e->board, tid * n_groups + group_of[j], e);
+        int r = play_game(sp, group_of[j], e->board, tid * n_groups + group_of[j], episode, e);
         if (r < 0)
             failed = 1;
         if (r > 0) {

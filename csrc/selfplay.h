@@ -1,9 +1,14 @@
 /* Self-play over a batch: every board plays whole episodes between two
  * players, in parallel, recording each step (action, seat, colour, and
  * optionally the observation and the mover's policy) into a per-board
- * episode buffer. Rounds give each board one game; game numbers follow the
- * boards' order, so the games of a seed are the same on any thread count.
- * Match results and the HDF5 writer both read the buffers. */
+ * episode buffer. Match results and the HDF5 writer both read the buffers.
+ *
+ * Game k of a run is episode k / N of the board at position k % N of a fixed
+ * order of the N boards (the groups interleaved by size, so that any prefix
+ * of a round shares the boards among the variants by weight). A game's
+ * keys thus depend on the seed, k and the boards per variant only: the
+ * same whatever the threads, the rounds, or which process plays which
+ * range of games (fiverow.distributed cuts runs into shards that way). */
 #ifndef FIVEROW_SELFPLAY_H
 #define FIVEROW_SELFPLAY_H
 
@@ -38,6 +43,7 @@ typedef struct selfplay {
     int record_obs, record_policy;
     int alternate; /* seats alternate with the game number (else player 0 sits in seat 0) */
     int n_threads;
+    int *order;               /* [n_total] the boards (batch order) by position in a round */
     policy_scratch **scratch; /* [n_threads * n_groups] */
     float **policy_tmp;       /* [n_threads * n_groups] */
     atomic_int stop;          /* set from another thread: abandon the games in play */
@@ -54,11 +60,13 @@ void selfplay_free(selfplay *sp);
 episode_buf *selfplay_buffers_new(const selfplay *sp);
 void selfplay_buffers_free(const selfplay *sp, episode_buf *bufs);
 
-/* Play games first_game .. first_game + n - 1 (n <= boards; when fewer than
- * all boards play, each group gives its share), one per board, into bufs
+/* Play games first_game .. first_game + n - 1, one per board, into bufs
  * (indexed by board in batch order), on at most `threads` threads (the
- * games do not depend on it). Returns the games completed; fewer when
- * stopped, -1 when out of memory. */
+ * games do not depend on it). The range must lie in one round: it may not
+ * cross a multiple of the boards (selfplay_round_room). Returns the games
+ * completed; fewer when stopped, -1 when out of memory or out of range. */
 int selfplay_round(selfplay *sp, int64_t first_game, int n, episode_buf *bufs, int threads);
+/* Games a round starting at first_game can hold (to the round's end). */
+int selfplay_round_room(const selfplay *sp, int64_t first_game);
 
 #endif

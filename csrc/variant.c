@@ -397,6 +397,10 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         v->off_renju = end;
         end += renju_state_bytes(v);
     }
+    if (p->rule == RULE_MODLINSEQ) {
+        v->off_mls_fit = end;
+        end += modlinseq_derived_bytes(v);
+    }
     v->derived_end = end;
     if (protocol_state_bytes(v)) {
         v->off_protocol = end;
@@ -431,6 +435,8 @@ void variant_free(variant *v)
     geometry_free(&v->g);
     free(v->initial);
     free(v->renju_star);
+    mls_free(v->mls);
     v->initial = NULL;
     v->renju_star = NULL;
+    v->mls = NULL;
 }

@@ -64,18 +64,20 @@ typedef struct variant {
     int legal_words;
     size_t state_size; /* bytes of one board, a multiple of 8 */
     size_t off_cells, off_legal;
-    size_t off_lines;     /* line bit sets, [2][n_line_words] words */
-    int n_line_words;     /* g.n_lines where the rule runs on line bit sets, else 0 */
-    size_t off_renju;     /* renju: see renju.h; 0 for other rules */
-    size_t derived_end;   /* [off_lines, derived_end) follows from the cells alone */
-    size_t off_protocol;  /* soosorv / swap2: see protocol.h; 0 for others */
-    size_t off_gomorpion; /* gomorpion: see gomorpion.h; 0 for other rules */
-    size_t off_modlinseq; /* modlinseq: see modlinseq.h; 0 for other rules */
-    int plane_gomorpion;  /* first of gomorpion's ten planes (see variant.c), -1 if absent */
-    size_t off_cache;     /* caches that are not derived from the cells; state_size if none */
-    uint64_t *renju_star; /* renju: cells within five of each cell along its lines */
-    uint8_t *initial;     /* the state of a fresh game (keys zero) */
-    uint32_t fingerprint; /* identifies the variant inside saved states */
+    size_t off_lines;      /* line bit sets, [2][n_line_words] words */
+    int n_line_words;      /* g.n_lines where the rule runs on line bit sets, else 0 */
+    size_t off_renju;      /* renju: see renju.h; 0 for other rules */
+    size_t off_mls_fit;    /* modlinseq: the values each empty cell allows (modlinseq.h) */
+    size_t derived_end;    /* [off_lines, derived_end) follows from the cells alone */
+    size_t off_protocol;   /* soosorv / swap2: see protocol.h; 0 for others */
+    size_t off_gomorpion;  /* gomorpion: see gomorpion.h; 0 for other rules */
+    size_t off_modlinseq;  /* modlinseq: see modlinseq.h; 0 for other rules */
+    int plane_gomorpion;   /* first of gomorpion's ten planes (see variant.c), -1 if absent */
+    size_t off_cache;      /* caches that are not derived from the cells; state_size if none */
+    uint64_t *renju_star;  /* renju: cells within five of each cell along its lines */
+    struct mls_lines *mls; /* modlinseq: the lines as sequences of positions */
+    uint8_t *initial;      /* the state of a fresh game (keys zero) */
+    uint32_t fingerprint;  /* identifies the variant inside saved states */
 } variant;
 
 /* The fixed head of every board's state. */

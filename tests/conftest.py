@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,12 @@ import pytest
 import fiverow
 
 DATA = Path(__file__).parent / "data"
+
+# A suite started in the background (`cmd &`, nohup) inherits SIGINT ignored,
+# and so would every process it starts: the Ctrl-C tests' generators would
+# never see their SIGINT and hang. A handled SIGINT is reset to the default in
+# a child by exec, so the children take Ctrl-C as a terminal's would.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def load_json(name: str) -> Any:

@@ -228,3 +228,69 @@ def test_alphazero_example_refuses_a_bad_teacher(tmp_path):
     az = load("alphazero")
     with pytest.raises(SystemExit):
         az.parse_args(["--teacher", "grandmaster", "--out", str(tmp_path)])
+
+
+def test_supervised_example_trains_from_batches_and_evaluates(tmp_path):
+    sl = load("supervised")
+    out = tmp_path / "sl"
+    summary = sl.main(
+        [
+            "--size",
+            "7",
+            "--games",
+            "40",
+            "--val-games",
+            "8",
+            "--blocks",
+            "1",
+            "--channels",
+            "8",
+            "--batch-size",
+            "32",
+            "--buffer",
+            "512",
+            "--max-steps",
+            "12",
+            "--log-every",
+            "4",
+            "--val-every",
+            "8",
+            "--eval-games",
+            "4",
+            "--eval-search-games",
+            "2",
+            "--eval-simulations",
+            "4",
+            "--threads",
+            "1",
+            "--out",
+            str(out),
+        ]
+    )
+    assert summary["steps"] == 12 and summary["positions_trained"] == 12 * 32
+    for name in ("train.h5", "val.h5", "curve.json", "loss.png", "net.pt", "summary.json"):
+        assert (out / name).exists(), name
+    curve = json.loads((out / "curve.json").read_text())
+    assert [c["step"] for c in curve] == [4, 8, 12]
+    assert all(math.isfinite(c["train_policy_loss"]) for c in curve)
+    assert {"policy_loss", "value_loss", "top1_in_policy"} <= set(curve[1]["val"])
+    assert set(summary["scores"]) == {
+        "policy vs random",
+        "policy vs heuristic",
+        "search:4 vs random",
+        "search:4 vs heuristic",
+    }
+    for score in summary["scores"].values():
+        rate, low, high = score["win_rate"]
+        assert 0 <= low <= rate <= high <= 1
+        assert score["wins"] + score["losses"] + score["draws"] == score["games"]
+    with fiverow.data.open(out / "train.h5") as ds:  # the player's games, with its policies
+        assert len(ds) == 40 and ds["freestyle"].has_policy
+
+
+def test_supervised_example_refuses_bad_settings(tmp_path):
+    sl = load("supervised")
+    with pytest.raises(SystemExit):
+        sl.main(["--games", "0", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit):
+        sl.main(["--player", "nobody", "--out", str(tmp_path)])

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import fiverow
@@ -35,7 +36,10 @@ def driver(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("asan") / "driver"
     # everything but the Python binding (module*.c); HDF5 as the extension links it
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c") if not p.name.startswith("module"))
-    hdf5_cflags, hdf5_ldflags = setup_flags().hdf5_flags()
+    flags = setup_flags()
+    hdf5_cflags, hdf5_ldflags = flags.hdf5_flags()
+    # the instruction set the extension is built for: its SIMD paths run here too
+    march = os.environ.get("FIVEROW_MARCH", flags.default_march())
     cmd = [
         CC,
         "-std=c11",
@@ -49,6 +53,7 @@ def driver(tmp_path_factory) -> Path:
         "-fno-sanitize-recover=all",
         "-fno-omit-frame-pointer",
         f"-I{ROOT / 'csrc'}",
+        *([f"-march={march}"] if march else []),
         *sources,
         str(ROOT / "tests" / "c" / "driver.c"),
         *hdf5_cflags,
@@ -146,6 +151,28 @@ def test_corrupt_states_are_caught(driver):
     assert all(v.startswith("bad") for v in verdicts[1:]), verdicts
 
 
+MODLINSEQ_BOARDS = [
+    {"order": 3, "edge": "bounce", "modulus": 6, "copies": 6},
+    {"geometry": "tess", "order": 2, "modulus": 7, "copies": 6},
+    {"order": 4, "edge": "wall", "modulus": 9},
+]
+
+
+@pytest.mark.parametrize("overrides", MODLINSEQ_BOARDS, ids=["bounce", "tess", "wall"])
+def test_modlinseq_derived_data_is_checked(driver, overrides):
+    """Every byte of the values each empty cell allows (kept step by step, see
+    csrc/modlinseq.h) and of the turn's tiles, flipped, is refused by the
+    state check: a corrupt mask cannot be loaded with set_state."""
+    p = params_text("modlinseq", **overrides)
+    script = [f"new 4 1 0 0 0 3 {p}"]
+    for steps in (1, 9, 30):
+        script += [f"random {steps}", *(f"corrupt_derived {i}" for i in range(4))]
+    out = run(driver, "\n".join(script) + "\n")
+    assert len(out) == len(script) and all(line.startswith("ok") for line in out), out
+    flips = [line for cmd, line in zip(script, out, strict=True) if cmd.startswith("corrupt")]
+    assert flips == ["ok 0"] * 12
+
+
 def test_thread_count_does_not_change_play(driver):
     for preset in ("freestyle", "strip"):
         p = params_text(preset)
@@ -208,6 +235,7 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
     script = [
         f"new 3 2 0 0 0 5 {p}",
         f"selfplay 4 1 2 12 1 1 {out_file}",
+        f"selfplay 6 0 0 1 1 0 {tmp_path / 'fast.h5'} 2",
         "selfplay 6 0 0 1 1 0 -",
     ]
     out = run(driver, "\n".join(script) + "\n")
@@ -216,6 +244,31 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
         assert line.startswith("ok games="), line
         assert line.endswith("mismatches=0"), line
     assert out_file.exists()
+
+
+def test_shards_under_sanitizers(driver, tmp_path):
+    """Games played in shards from their first game numbers, each written as a
+    one-segment dataset, assembled into a file naming them and packed (the
+    offsets rebuilt); the packed file holds every game once, in order."""
+    import h5py
+
+    path = tmp_path / "sharded.h5"
+    out = run(driver, f"new 5 2 0 0 0 3 {params_text('freestyle', size=9)}\nshards 23 4 {path}\n")
+    assert out[0].startswith("ok") and out[1] == "ok shards=4 games=23", out
+    with h5py.File(path) as f:
+        assert f.attrs["layout"] == "packed"
+        np.testing.assert_array_equal(f["g/episodes/game"][()], np.arange(23))
+        lengths = f["g/episodes/length"][()]
+        offsets = f["g/episodes/offset"][()]
+        np.testing.assert_array_equal(offsets, np.concatenate([[0], np.cumsum(lengths)[:-1]]))
+
+
+def test_chunk_encodings_under_sanitizers(driver):
+    """The writer's chunk encoders (zlib, and the fast repeated-byte/stored one)
+    on random, repeated and mixed data of every size class: zlib inflates each
+    back to the data, unshuffled."""
+    out = run(driver, "chunks 7\n")
+    assert out == ["ok cases=252 failures=0"], out
 
 
 WINS = [
@@ -304,3 +357,29 @@ def test_solver_under_sanitizers(driver, preset, overrides):
 def test_solver_refuses_scoring_games(driver):
     out = run(driver, f"new 2 1 0 0 0 1 {params_text('gomorpion', size=9)}\nsolve 1 0 4 100\n")
     assert out[1].startswith("refused rule 'gomorpion'"), out
+
+
+BATCHES = [  # (preset, overrides, symmetries of the raster the driver applies)
+    ("freestyle", {}, 8),
+    ("freestyle", {"height": 9, "width": 13}, 4),
+    ("torus", {"size": 9}, 9),
+    ("renju-soosorv8", {}, 8),
+    ("strip", {}, 1),
+    ("gomorpion", {"size": 32}, 8),  # two 16-byte halves per row
+    ("hex", {"order": 5}, 1),
+    ("modlinseq", {"geometry": "torus", "size": 7, "modulus": 9, "copies": 2}, 9),
+]
+
+
+@pytest.mark.parametrize(
+    "preset,overrides,symmetries", BATCHES, ids=[f"{p}-{o}" for p, o, _ in BATCHES]
+)
+def test_batch_farm_under_sanitizers(driver, preset, overrides, symmetries):
+    """Every position of a few games rebuilt by the batch farm (csrc/batches.c,
+    plane_map.c) under the raster's symmetries, in both observation kinds on 2
+    threads, equals its replay moved by the same symmetry."""
+    p = params_text(preset, **overrides)
+    out = run(driver, f"new 4 2 0 0 0 5 {p}\nbatches 4\n")
+    assert out[0].startswith("ok"), out
+    assert out[1].startswith("ok games=4"), out
+    assert f"symmetries={symmetries} " in out[1] and out[1].endswith("mismatches=0"), out

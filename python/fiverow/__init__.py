@@ -59,6 +59,7 @@ MODULE_ALIASES = {
     "stats": "analysis.stats",
     "balance": "analysis.balance",
     "balance_plots": "analysis.balance_plots",
+    "engines": "adapters.gomocup",
 }
 # Modules whose dependencies are optional extras (pettingzoo, open_spiel, ...):
 # imported on first use (`fiverow.pettingzoo` or `import fiverow.pettingzoo`),
@@ -66,6 +67,7 @@ MODULE_ALIASES = {
 LAZY_ALIASES: dict[str, str] = {
     "pettingzoo": "adapters.pettingzoo",
     "openspiel": "adapters.openspiel",
+    "distributed": "data.distributed",
 }
 
 

@@ -72,8 +72,10 @@ def replay(
     obs: Any,
     masks: Any,
     rewards: Any,
+    kind: int = 0,
 ) -> None: ...
 def pack(path: str) -> None: ...
+def assemble(path: str, shards: Sequence[int], pack: bool, run_json: str | None = None) -> None: ...
 def hdf5_version() -> tuple[int, int, int]: ...
 
 class SelfPlay:
@@ -88,6 +90,7 @@ class SelfPlay:
         writer: dict[str, Any] | None = None,
     ) -> None: ...
     def run(self, games: int) -> int: ...
+    def seek(self, game: int) -> None: ...
     def stop(self) -> None: ...
     def progress(self) -> tuple[int, int]: ...
     def take_records(self) -> bytes: ...
@@ -160,3 +163,29 @@ def solve(
 def solve_group(
     batch: Batch, group: int, kind: int, max_depth: int, max_nodes: int
 ) -> list[tuple[int, list[int] | None]]: ...
+
+# csrc/module_batches.c: training batches rebuilt from recorded games
+
+class BatchFarm:
+    def __init__(self, batch: Batch, kind: int, perms: Any, first: Any, count: Any) -> None: ...
+    def fill(
+        self,
+        group: Any,
+        seed: Any,
+        key_group: Any,
+        board: Any,
+        episode: Any,
+        start: Any,
+        length: Any,
+        winner: Any,
+        actions: Any,
+        policy: Any | None,
+        game: Any,
+        ply: Any,
+        symmetry: Any,
+        obs: Any,
+        mask: Any,
+        action: Any,
+        out_policy: Any | None,
+        value: Any,
+    ) -> tuple[int, str] | None: ...

@@ -13,6 +13,10 @@
  *                                    observation kinds; prints a checksum
  *   corrupt BOARD OFFSET             flip a byte of the state, then check it
  *   clone SRC DST                    copy a board, then check it
+ *   corrupt_derived BOARD            flip each byte of the data derived from
+ *                                    the position (and MODLINSEQ's turn count
+ *                                    and placed tiles) in turn; prints how many
+ *                                    flips the state check let through
  *   windows K                        number of K-cell windows of the geometry
  *   wins K                           K random steps; after each, every board's
  *                                    winning moves compared with a scan of
@@ -25,21 +29,44 @@
  *                                    (KIND 0 VCF, 1 VCT) on every board at
  *                                    once, each winning line replayed to a
  *                                    win; prints wins, unknowns
- *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH
+ *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH [CHUNKS]
  *                                    GAMES games of player kinds K0 / K1 (MCTS
  *                                    with SIMS simulations), recording OBS /
  *                                    POLICY, written to PATH ("-": not
- *                                    written); the last round is replayed and
- *                                    compared; prints games, steps, mismatches
+ *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
+ *                                    the last round is replayed and compared;
+ *                                    prints games, steps, mismatches
+ *   batches GAMES                    GAMES games (heuristic against random, with
+ *                                    policies) rebuilt by the batch farm, every
+ *                                    position under a symmetry of the raster, in
+ *                                    both observation kinds on 2 threads; each
+ *                                    compared with its replay; prints positions,
+ *                                    mismatches
+ *   shards GAMES K PATH              GAMES random games in K shards, each
+ *                                    played from its first game number and
+ *                                    written as a one-segment dataset under
+ *                                    PATH.parts, assembled into PATH (a file
+ *                                    naming them, then packed); prints games
+ *   chunks SEED                      chunk encodings (h5chunk.h) of random,
+ *                                    repeated and mixed data, every size class,
+ *                                    inflated by zlib and compared; prints the
+ *                                    cases and the failures
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
 
 #include "batch.h"
+#include "batches.h"
 #include "game.h"
+#include "h5chunk.h"
 #include "h5writer.h"
+#include "half.h"
+#include "modlinseq.h"
 #include "protocol.h"
 #include "replay.h"
 #include "search.h"
@@ -424,8 +451,8 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
     uint8_t *masks = malloc((size_t)v->n_actions * (size_t)(e->n + 1));
     float *rewards = malloc(sizeof(float) * 2 * (size_t)(e->n + 1));
     char err[256];
-    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n, obs,
-                             masks, rewards, err, sizeof(err)) != 0;
+    int bad = replay_episode(v, B->seed, e->group, e->board, e->episode, e->action, e->n,
+                             OBS_ABSOLUTE, obs, masks, rewards, err, sizeof(err)) != 0;
     if (!bad && record_obs)
         bad = memcmp(obs, e->obs, obs_bytes * (size_t)e->n) != 0;
     for (int t = 0; !bad && t < e->n; t++)
@@ -438,10 +465,10 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
 
 static void cmd_selfplay(char *args)
 {
-    int games, k0, k1, sims, record_obs, record_policy;
+    int games, k0, k1, sims, record_obs, record_policy, chunks = H5WRITER_CHUNKS_AUTO;
     char path[1024];
-    if (sscanf(args, "%d %d %d %d %d %d %1023s", &games, &k0, &k1, &sims, &record_obs,
-               &record_policy, path) != 7) {
+    if (sscanf(args, "%d %d %d %d %d %d %1023s %d", &games, &k0, &k1, &sims, &record_obs,
+               &record_policy, path, &chunks) < 7) {
         puts("error bad selfplay");
         return;
     }
@@ -459,7 +486,7 @@ static void cmd_selfplay(char *args)
     h5writer *w = NULL;
     if (strcmp(path, "-") != 0) {
         h5_group_desc desc = {"g", "{}"};
-        h5writer_options o = {1, 1, 0.001, "{}"};
+        h5writer_options o = {1, 1, 0.001, "{}", chunks};
         if (!(w = h5writer_open(path, B, &desc, record_obs, record_policy, &o, err, sizeof(err)))) {
             printf("error %s\n", err);
             selfplay_free(sp);
@@ -518,6 +545,305 @@ static void cmd_views(int board)
     printf("ok %016llx\n", (unsigned long long)h);
 }
 
+/* Flip each byte of [from, to) of a board's state in turn; how many flips
+ * did batch_check_state accept? */
+static int flips_accepted(const group *g, int board, size_t from, size_t to)
+{
+    uint8_t *state = (uint8_t *)group_board(g, board);
+    int accepted = 0;
+    for (size_t at = from; at < to; at++) {
+        state[at] ^= 0x5a;
+        accepted += batch_check_state(g, state, g->v.state_size) == NULL;
+        state[at] ^= 0x5a;
+    }
+    return accepted;
+}
+
+static void cmd_corrupt_derived(char *args)
+{
+    const group *g = &B->groups[0];
+    const variant *v = &g->v;
+    int board = atoi(args), accepted = flips_accepted(g, board, v->off_lines, v->derived_end);
+    if (v->off_modlinseq) {
+        size_t ms = v->off_modlinseq, turn_tiles = ms + offsetof(modlinseq_state, turn_tiles);
+        size_t placed = (size_t)((uint8_t *)modlinseq_placed(v, group_board(g, board)) -
+                                 (uint8_t *)group_board(g, board));
+        accepted += flips_accepted(g, board, turn_tiles, turn_tiles + 1);
+        accepted +=
+            flips_accepted(g, board, placed, placed + sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
+    }
+    printf("ok %d\n", accepted);
+}
+
+/* Cell permutations of the raster (forward: cell c goes to perms[k][c]): the
+ * 8 symmetries of a square or 4 of a rectangle on plane and torus boards, and
+ * on a torus one translation more; the identity elsewhere. Returns how many. */
+static int raster_symmetries(const variant *v, int32_t *perms)
+{
+    const int h = v->g.height, w = v->g.width, n = h * w;
+    const int flat = v->g.kind == GEOM_PLANE || v->g.kind == GEOM_TORUS;
+    const int count = !flat ? 1 : h == w ? 8 : 4;
+    for (int k = 0; k < count; k++)
+        for (int c = 0; c < n; c++) {
+            const int r = c / w, col = c % w;
+            const int maps[8][2] = {{r, col},         {h - 1 - r, w - 1 - col}, {h - 1 - r, col},
+                                    {r, w - 1 - col}, {col, h - 1 - r},         {w - 1 - col, r},
+                                    {col, r},         {w - 1 - col, h - 1 - r}};
+            perms[k * n + c] = maps[k][0] * w + maps[k][1];
+        }
+    if (v->g.kind != GEOM_TORUS)
+        return count;
+    for (int c = 0; c < n; c++)
+        perms[count * n + c] = ((c / w + 1) % h) * w + (c % w + 2) % w;
+    return count + 1;
+}
+
+/* Positions of one kind written by the farm, each compared with its replay
+ * under the same symmetry; the number that differ. */
+static int farm_mismatches(const batches_games *g, const batches_positions *p, const int32_t *perms,
+                           int count, int kind, int *error)
+{
+    const variant *v = &B->groups[0].v;
+    const int n = v->g.n_cells, A = v->n_actions, per_cell = (A - v->n_special) / n;
+    const size_t obs_bytes = (size_t)v->n_planes[kind] * (size_t)n;
+    char err[256];
+    int64_t first = 0;
+    batches_farm *f = batches_farm_new(B, kind, perms, count, &first, &count, err, sizeof(err));
+    if (!f) {
+        printf("error %s\n", err);
+        *error = 1;
+        return 0;
+    }
+    batches_out out = {malloc(obs_bytes * (size_t)p->n), malloc((size_t)A * (size_t)p->n),
+                       malloc(sizeof(int64_t) * (size_t)p->n),
+                       malloc(sizeof(float) * (size_t)A * (size_t)p->n),
+                       malloc(sizeof(float) * (size_t)p->n)};
+    batches_error be;
+    const char *why = batches_check(f, g, p);
+    if (why || batches_fill(f, g, p, &out, &be)) {
+        printf("error %s\n", why ? why : be.message);
+        *error = 1;
+    }
+    int bad = 0;
+    for (int64_t i = 0; !*error && i < g->n; i++) {
+        const int len = g->length[i];
+        uint8_t *obs = malloc(obs_bytes * (size_t)(len + 1));
+        uint8_t *masks = malloc((size_t)A * (size_t)(len + 1));
+        float *rewards = malloc(sizeof(float) * 2 * (size_t)len);
+        bad += replay_episode(v, g->seed[i], g->key_group[i], g->board[i], g->episode[i],
+                              g->actions + g->start[i], len, kind, obs, masks, rewards, err,
+                              sizeof(err)) != 0;
+        for (int64_t j = 0; j < p->n; j++) {
+            if (p->game[j] != i)
+                continue;
+            const int t = p->ply[j];
+            const int32_t *perm = perms + (size_t)p->symmetry[j] * (size_t)n;
+            int differ = 0;
+            for (size_t pl = 0; pl < obs_bytes / (size_t)n; pl++)
+                for (int c = 0; c < n; c++)
+                    differ |= out.obs[(size_t)j * obs_bytes + pl * n + perm[c]] !=
+                              obs[(size_t)t * obs_bytes + pl * n + c];
+            for (int a = 0; a < A; a++) {
+                const int to = a < n * per_cell ? perm[a / per_cell] * per_cell + a % per_cell : a;
+                differ |= out.mask[(size_t)j * A + to] != masks[(size_t)t * A + a];
+                differ |= out.policy[(size_t)j * A + to] !=
+                          half_to_float(g->policy[(size_t)(g->start[i] + t) * A + a]);
+                if (a == g->actions[g->start[i] + t])
+                    differ |= out.action[j] != to;
+            }
+            bad += differ;
+        }
+        free(obs);
+        free(masks);
+        free(rewards);
+    }
+    free(out.obs);
+    free(out.mask);
+    free(out.action);
+    free(out.policy);
+    free(out.value);
+    batches_farm_free(f);
+    return bad;
+}
+
+static void cmd_batches(char *args)
+{
+    int games;
+    if (sscanf(args, "%d", &games) != 1 || games < 1 || games > B->n_total) {
+        puts("error bad batches");
+        return;
+    }
+    player_spec ps[2];
+    player_spec_default(&ps[0], PLAYER_HEURISTIC);
+    player_spec_default(&ps[1], PLAYER_RANDOM);
+    char err[1024];
+    selfplay *sp = selfplay_new(B, ps, 21, 1, 0, 1, err, sizeof(err));
+    if (!sp) {
+        printf("error %s\n", err);
+        return;
+    }
+    episode_buf *bufs = selfplay_buffers_new(sp);
+    int played = selfplay_round(sp, 0, games, bufs, B->num_threads);
+    const variant *v = &B->groups[0].v;
+    const int A = v->n_actions;
+    int64_t n_games = 0, n_steps = 0;
+    for (int k = 0; k < B->n_total; k++)
+        if (bufs[k].played) {
+            n_games++;
+            n_steps += bufs[k].n;
+        }
+    int32_t *group = calloc((size_t)n_games, 4), *key_group = malloc(4 * (size_t)n_games);
+    int32_t *board = malloc(4 * (size_t)n_games), *length = malloc(4 * (size_t)n_games);
+    uint64_t *seed = malloc(8 * (size_t)n_games);
+    uint32_t *episode = malloc(4 * (size_t)n_games);
+    int64_t *start = malloc(8 * (size_t)n_games), *pos_game = malloc(8 * (size_t)n_steps);
+    int8_t *winner = malloc((size_t)n_games);
+    int16_t *actions = malloc(2 * (size_t)n_steps);
+    uint16_t *policy = malloc(2 * (size_t)A * (size_t)n_steps);
+    int32_t *ply = malloc(4 * (size_t)n_steps), *sym = malloc(4 * (size_t)n_steps);
+    int32_t *perms = malloc(sizeof(int32_t) * 9 * (size_t)v->g.n_cells);
+    const int count = raster_symmetries(v, perms);
+    int64_t i = 0, s = 0;
+    for (int k = 0; k < B->n_total; k++) {
+        const episode_buf *e = &bufs[k];
+        if (!e->played)
+            continue;
+        seed[i] = e->seed;
+        key_group[i] = e->group;
+        board[i] = e->board;
+        episode[i] = e->episode;
+        start[i] = s;
+        length[i] = e->n;
+        winner[i] = e->winner;
+        memcpy(actions + s, e->action, 2 * (size_t)e->n);
+        memcpy(policy + s * A, e->policy, 2 * (size_t)A * (size_t)e->n);
+        for (int t = 0; t < e->n; t++, s++) {
+            pos_game[s] = i;
+            ply[s] = t;
+            sym[s] = (int32_t)((i * 7 + t) % count);
+        }
+        i++;
+    }
+    batches_games g = {n_games, group,  seed,   key_group, board,   episode,
+                       start,   length, winner, actions,   n_steps, policy};
+    batches_positions p = {n_steps, pos_game, ply, sym};
+    int error = 0, bad = 0;
+    for (int kind = OBS_ABSOLUTE; kind <= OBS_MOVER && !error; kind++)
+        bad += farm_mismatches(&g, &p, perms, count, kind, &error);
+    if (!error)
+        printf("ok games=%d positions=%lld symmetries=%d mismatches=%d\n", played,
+               (long long)n_steps, count, bad);
+    void *owned[] = {group,    key_group, board,   length, seed, episode, start,
+                     pos_game, winner,    actions, policy, ply,  sym,     perms};
+    for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++)
+        free(owned[k]);
+    selfplay_buffers_free(sp, bufs);
+    selfplay_free(sp);
+}
+
+/* One shard: games first .. first + n - 1 into a one-segment dataset. */
+static int play_shard(const char *seg, int64_t first, int n, char *err, size_t errlen)
+{
+    player_spec ps[2];
+    player_spec_default(&ps[0], 0);
+    player_spec_default(&ps[1], 0);
+    selfplay *sp = selfplay_new(B, ps, 11, 1, 0, 0, err, errlen);
+    if (!sp)
+        return -1;
+    h5_group_desc desc = {"g", "{}"};
+    h5writer_options o = {1, 1, 1e5, "{}", H5WRITER_CHUNKS_FAST};
+    h5writer *w = h5writer_open(seg, B, &desc, 0, 0, &o, err, errlen);
+    episode_buf *bufs = selfplay_buffers_new(sp);
+    int rc = w && bufs ? 0 : -1;
+    for (int64_t g = first; !rc && g < first + n;) {
+        int room = selfplay_round_room(sp, g), left = (int)(first + n - g);
+        int m = left < room ? left : room;
+        h5writer_wait(w, bufs);
+        if (selfplay_round(sp, g, m, bufs, B->num_threads) != m || h5writer_submit(w, bufs))
+            rc = -1;
+        g += m;
+    }
+    if (w && h5writer_close(w, 1, err, errlen))
+        rc = -1;
+    selfplay_buffers_free(sp, bufs);
+    selfplay_free(sp);
+    return rc;
+}
+
+static void cmd_shards(char *args)
+{
+    int games, k;
+    char path[1024], parts[1100], seg[1200], err[1024] = "";
+    if (sscanf(args, "%d %d %1023s", &games, &k, path) != 3 || k < 1 || k > 64) {
+        puts("error bad shards");
+        return;
+    }
+    snprintf(parts, sizeof(parts), "%s.parts", path);
+    mkdir(parts, 0777);
+    int per = (games + k - 1) / k, index[64], n = 0;
+    for (int s = 0; s < k && s * per < games; s++) {
+        int count = games - s * per < per ? games - s * per : per;
+        snprintf(seg, sizeof(seg), "%s/seg-%06d.h5", parts, s);
+        if (play_shard(seg, (int64_t)s * per, count, err, sizeof(err))) {
+            printf("error %s\n", err);
+            return;
+        }
+        index[n++] = s;
+    }
+    if (h5writer_assemble(path, index, n, 0, NULL, err, sizeof(err)) ||
+        h5writer_pack(path, err, sizeof(err)))
+        printf("error %s\n", err);
+    else
+        printf("ok shards=%d games=%d\n", n, games);
+}
+
+/* One chunk through the encoder and back through zlib and the unshuffle. */
+static int chunk_round_trip(chunk_coder *c, const uint8_t *data, size_t n, size_t size, int how)
+{
+    const uint8_t *enc;
+    size_t len = chunk_encode(c, data, n * size, size, 4, how, &enc);
+    uLongf out_len = (uLongf)(n * size);
+    uint8_t *flat = malloc(n * size + 1), *back = malloc(n * size + 1);
+    int bad = len == 0 || !flat || !back || uncompress(flat, &out_len, enc, (uLong)len) != Z_OK ||
+              out_len != n * size;
+    for (size_t k = 0; !bad && k < size; k++)
+        for (size_t i = 0; i < n; i++)
+            back[i * size + k] = flat[k * n + i];
+    bad = bad || memcmp(back, data, n * size) != 0;
+    free(flat);
+    free(back);
+    return bad;
+}
+
+static void cmd_chunks(char *args)
+{
+    uint64_t state = strtoull(args, NULL, 10) | 1;
+    static const size_t sizes[] = {1,   2,   3,   4,   257,   258,   259,
+                                   260, 261, 516, 517, 65535, 65536, 70001};
+    static const size_t elems[] = {1, 2, 8};
+    chunk_coder *c = chunk_coder_new();
+    int cases = 0, failures = 0;
+    for (size_t a = 0; a < sizeof(sizes) / sizeof(*sizes); a++)
+        for (size_t e = 0; e < sizeof(elems) / sizeof(*elems); e++)
+            for (int kind = 0; kind < 3; kind++) {
+                size_t n = sizes[a], size = elems[e];
+                uint8_t *data = malloc(n * size);
+                for (size_t i = 0; i < n * size; i++) {
+                    state = state * 6364136223846793005ull + 1442695040888963407ull;
+                    uint8_t r = (uint8_t)(state >> 56);
+                    /* 0 random bytes; 1 one value; 2 small values (constant high planes) */
+                    data[i] = kind == 0 ? r : kind == 1 ? 0xA5 : (i % size ? 0 : r);
+                }
+                for (int how = CHUNK_ZLIB; how <= CHUNK_FAST; how++) {
+                    cases++;
+                    failures += chunk_round_trip(c, data, n, size, how);
+                }
+                free(data);
+            }
+    chunk_coder_free(c);
+    printf("ok cases=%d failures=%d\n", cases, failures);
+}
+
 static void print_check(int board)
 {
     const group *g = &B->groups[0];
@@ -536,6 +862,10 @@ int main(void)
         char *args = line + used;
         if (strcmp(cmd, "new") == 0) {
             cmd_new(args);
+            continue;
+        }
+        if (strcmp(cmd, "chunks") == 0) {
+            cmd_chunks(args);
             continue;
         }
         if (!B) {
@@ -564,6 +894,8 @@ int main(void)
             } else {
                 puts("error bad corrupt");
             }
+        } else if (strcmp(cmd, "corrupt_derived") == 0) {
+            cmd_corrupt_derived(args);
         } else if (strcmp(cmd, "clone") == 0) {
             int src, dst;
             if (sscanf(args, "%d %d", &src, &dst) == 2) {
@@ -581,6 +913,10 @@ int main(void)
             cmd_solve(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
+        } else if (strcmp(cmd, "batches") == 0) {
+            cmd_batches(args);
+        } else if (strcmp(cmd, "shards") == 0) {
+            cmd_shards(args);
         } else if (strcmp(cmd, "windows") == 0) {
             printf("ok %d\n", geometry_windows(&g->v.g, atoi(args), NULL, 0));
         } else {

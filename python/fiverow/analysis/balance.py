@@ -34,6 +34,7 @@ import numpy.typing as npt
 from .. import players as players_mod
 from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
 from ..data.selfplay import run as play_games
+from ..data.shards import RunSpec, cluster, open_games
 from ..env.config import resolve
 from ..env.pool import Pool, check_seed
 from ..players.match import mixed_pool, variant_weights
@@ -156,6 +157,7 @@ def run(
     params: Mapping[str, Any] | None = None,
     progress: bool = False,
     level: float = 0.95,
+    ray: bool | str | None = None,
 ) -> BalanceReport:
     """Play up to ``games`` games per variant and report, with intervals at
     ``level``.
@@ -166,7 +168,11 @@ def run(
     the variants. With ``stop`` the games are played in rounds of ``boards``
     games per variant (default: ``games``, at most 1024), each round in a
     fresh pool of the variants still undecided (seeded from ``seed`` and the
-    round number), and a variant stops playing once the rule decides it."""
+    round number), and a variant stops playing once the rule decides it;
+    with ``stop`` and ``ray`` the rounds are those of the one pool, looked
+    at after each. ``ray``: play the games on a Ray cluster, the same games
+    as here (``True``: a local Ray; ``"auto"``, or an address: a running
+    cluster; :mod:`fiverow.distributed`)."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     games = int(games)
@@ -183,28 +189,111 @@ def run(
     chosen = [players_mod.make(p) for p in players]
     if not 1 <= len(chosen) <= 2:
         raise ValueError(f"balance takes one or two players, got {len(chosen)}")
-    names = list(variant_weights(variants))
+    first, second = chosen[0], chosen[-1]
+    weights = variant_weights(variants)
+    n_variants = len(weights)
     per_variant_boards = int(boards or min(games, 1024))
-    plan = _Plan(
-        Pairing(chosen[0], chosen[-1], alternate=swap),
-        games,
-        per_variant_boards,
-        params,
-        seed,
-        num_threads,
-        Progress(games * len(names), label="balance: ") if progress else None,
-    )
-    if stop is None:
-        results, played = _play_at_once(names, plan)
-        source = f"{played} games played in one pool of {len(results)} variant(s)"
-    else:
-        results, played, rounds = _play_until_decided(names, stop, plan)
-        source = (
+    if not all(isinstance(p, players_mod.Player) for p in chosen):  # an engine, a Python player
+        if ray is not None:
+            raise ValueError(
+                "ray= plays built-in players only; an engine or a Python player runs here"
+            )
+        return _run_agents(
+            list(weights),
+            chosen,
+            games=games,
+            seed=seed,
+            num_threads=num_threads,
+            swap=swap,
+            stop=stop,
+            boards=per_variant_boards,
+            params=params,
+            progress=progress,
+            level=level,
+        )
+    if stop is not None and ray is None:
+        plan = _Plan(
+            Pairing(first, second, alternate=swap),
+            games,
+            per_variant_boards,
+            params,
+            seed,
+            num_threads,
+            Progress(games * n_variants, label="balance: ") if progress else None,
+        )
+        results, played, rounds = _play_until_decided(list(weights), stop, plan)
+        source_text = (
             f"{played} games played in {rounds} round(s) of up to {per_variant_boards} "
             f"games per undecided variant"
         )
-    settings = {
-        "players": [p.name for p in chosen],
+        settings = _settings(chosen, swap, games, seed, stop, params, source_text, level)
+        outcomes = {r.variant: r.outcomes for r in results}
+        return BalanceReport(results, compare_variants(outcomes, level=level), settings)
+    pool = mixed_pool(
+        {v: 1.0 for v in weights}, per_variant_boards * n_variants, params, seed, num_threads
+    )
+    spec = RunSpec(
+        {v: 1.0 for v in weights},
+        per_variant_boards * n_variants,
+        seed,
+        (first, second),
+        swap,
+        params,
+        num_threads,
+    )
+    source = open_games(pool, spec, ray)
+    total = games * n_variants
+    bar = Progress(total, label="balance: ") if progress else None
+    groups = [pool.groups[name] for name in pool._order]
+    collected: list[npt.NDArray[Any]] = []
+    tests: dict[str, SeatSPRT] = {}
+    decisions: dict[str, str | None] = {g.name: None for g in groups}
+    played = 0
+    # with a stop rule, play a round at a time and look after each
+    chunk = sum(g.num_envs for g in groups) if stop else total
+    while played < total:
+        new, interrupted = source.play(min(chunk, total - played), bar)
+        n = len(new)
+        played += n
+        collected.append(new)
+        if interrupted or n == 0:
+            break
+        if stop is not None:
+            new = collected[-1]
+            so_far = np.concatenate(collected)
+            for gi, g in enumerate(groups):
+                if decisions[g.name] is None:  # a verdict, once reached, stands
+                    mine = new[new["group"] == gi]
+                    in_order = mine["winner"][np.argsort(mine["game"], kind="stable")]
+                    every = [so_far[so_far["group"] == gi]]
+                    decisions[g.name] = _decide(
+                        stop, in_order, every, tests.setdefault(g.name, _seat_test(stop))
+                    )
+            if all(decisions.values()):
+                break
+    if bar:
+        g_done, s_done = source.progress()
+        bar.update(g_done, s_done, final=True)
+    source.close()
+    described = f"{played} games played in one pool of {len(groups)} variant(s)"
+    settings = _settings(chosen, swap, games, seed, stop, params, described, level)
+    return _report(groups, collected, decisions, settings, level)
+
+
+def _settings(
+    chosen: Sequence[Any],
+    swap: bool,
+    games: int,
+    seed: int,
+    stop: StopRule | None,
+    params: Mapping[str, Any] | None,
+    source: str,
+    level: float,
+) -> dict[str, Any]:
+    from ..players.agent_match import agent_name
+
+    return {
+        "players": [agent_name(p) for p in chosen],
         "swap": swap,
         "games_per_variant": games,
         "seed": seed,
@@ -213,6 +302,28 @@ def run(
         "source": source,
         "level": level,
     }
+
+
+def _report(
+    groups: Sequence[Any],
+    collected: list[npt.NDArray[Any]],
+    decisions: Mapping[str, str | None],
+    settings: dict[str, Any],
+    level: float,
+) -> BalanceReport:
+    """The report from the games of each variant (``group`` = index in ``groups``)."""
+    games_done: npt.NDArray[Any] = (
+        np.concatenate(collected) if collected else np.zeros(0, dtype=RECORD_DTYPE)
+    )
+    results = []
+    for gi, g in enumerate(groups):
+        mine = games_done[games_done["group"] == gi]
+        shape, per_cell = _shape_of(g)
+        r = _variant_result(
+            g.name, mine["winner"], mine["length"], mine["last_action"], shape, per_cell
+        )
+        r.decision = decisions[g.name]
+        results.append(r)
     outcomes = {r.variant: r.outcomes for r in results}
     return BalanceReport(results, compare_variants(outcomes, level=level), settings)
 
@@ -243,20 +354,6 @@ def _result(name: str, games: npt.NDArray[Any], shape: tuple[tuple[int, int], in
     return _variant_result(
         name, games["winner"], games["length"], games["last_action"], shape[0], shape[1]
     )
-
-
-def _play_at_once(names: list[str], plan: _Plan) -> tuple[list[VariantResult], int]:
-    """Every variant's games in one mixed pool."""
-    pool = mixed_pool(
-        {v: 1.0 for v in names}, plan.boards * len(names), plan.params, plan.seed, plan.num_threads
-    )
-    sp = new_selfplay(pool, plan.pairing, plan.seed)
-    played, _ = play_games(sp, plan.games * len(names), plan.bar.update if plan.bar else None)
-    if plan.bar:
-        g_done, s_done = sp.progress()
-        plan.bar.update(g_done, s_done, final=True)
-    results = [_result(v, mine, _shape_of(g)) for v, g, mine in _by_variant(records(sp), pool)]
-    return results, played
 
 
 def _round_seed(seed: int, round_number: int) -> int:
@@ -318,6 +415,94 @@ def _play_until_decided(
 def _show_after(bar: Progress, games: int, steps: int, g: int, s: int) -> None:
     """Progress of a round, after the rounds before it."""
     bar.update(games + g, steps + s)
+
+
+def _run_agents(
+    variants: list[str],
+    chosen: list[Any],
+    *,
+    games: int,
+    seed: int,
+    num_threads: int | None,
+    swap: bool,
+    stop: StopRule | None,
+    boards: int,
+    params: Mapping[str, Any] | None,
+    progress: bool,
+    level: float,
+) -> BalanceReport:
+    """:func:`run` with a Gomocup engine or a Python player in a seat: each
+    variant's games stepped from Python (:func:`fiverow.agent_match.play_agents`),
+    a round of ``boards`` games at a time when a stop rule looks after each
+    round; games lost by forfeit count as losses and are listed in the
+    settings."""
+    from ..players.agent_match import Forfeit, play_agents
+
+    first, second = chosen[0], chosen[-1]
+    groups = [
+        Pool({v: {"num_envs": 1, "config": resolve(v, **(params or {}))}}).groups[v]
+        for v in variants
+    ]
+    bar = Progress(games * len(variants), label="balance: ") if progress else None
+    collected: list[npt.NDArray[Any]] = []
+    decisions: dict[str, str | None] = {v: None for v in variants}
+    forfeits: list[tuple[str, Forfeit]] = []
+    played = 0
+    try:
+        for gi, variant in enumerate(variants):
+            test = _seat_test(stop) if stop is not None else None
+            done, so_far = 0, []
+            while done < games and decisions[variant] is None:
+                chunk = min(boards if stop else games, games - done)
+                lost: list[Forfeit] = []
+                got = play_agents(
+                    variant,
+                    first,
+                    second,
+                    games=chunk,
+                    boards=boards,
+                    seed=seed + done,
+                    num_threads=num_threads,
+                    alternate=swap,
+                    params=params or {},
+                    forfeits=lost,
+                )
+                got["group"] = gi
+                got["game"] += done
+                forfeits += [(variant, f) for f in lost]
+                collected.append(got)
+                so_far.append(got)
+                done += chunk
+                played += chunk
+                if bar:
+                    bar.update(played, int(sum(int(c["length"].sum()) for c in collected)))
+                if stop is not None and test is not None:
+                    decisions[variant] = _decide(stop, got["winner"], so_far, test)
+    finally:
+        for player in {id(p): p for p in chosen}.values():
+            close = getattr(player, "close", None)
+            if callable(close):
+                close()
+    settings = _settings(
+        chosen,
+        swap,
+        games,
+        seed,
+        stop,
+        params,
+        f"{played} games played from Python, one variant at a time",
+        level,
+    )
+    settings["forfeits"] = [
+        {"variant": v, "game": f.game, "player": f.player, "seat": f.seat, "reason": f.reason}
+        for v, f in forfeits
+    ]
+    return _report(groups, collected, decisions, settings, level)
+
+
+def _seat_test(stop: StopRule) -> SeatSPRT:
+    """The stop rule's pair of one-sided SPRTs for one variant."""
+    return SeatSPRT(stop.delta, stop.alpha, stop.beta)
 
 
 def _decide(
@@ -417,32 +602,36 @@ def ladder(
     bootstrap: int = 200,
     params: Mapping[str, Any] | None = None,
     level: float = 0.95,
+    ray: bool | str | None = None,
 ) -> Ratings:
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
-    bootstrap intervals at ``level`` (:func:`fiverow.stats.elo_ratings`)."""
+    bootstrap intervals at ``level`` (:func:`fiverow.stats.elo_ratings`).
+    ``ray``: each pair's games on a Ray cluster."""
     from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
     if len(chosen) < 2:
         raise ValueError("a ladder needs at least two players")
     a_idx, b_idx, scores = [], [], []
-    for i in range(len(chosen)):
-        for j in range(i + 1, len(chosen)):
-            result = Match(
-                variant,
-                chosen[i],
-                chosen[j],
-                games=games,
-                seed=seed + 7919 * (i * len(chosen) + j),
-                num_threads=num_threads,
-                params=params,
-            ).play()
-            g = result.games
-            a_seat = np.where(g["seat0_player"] == 0, 0, 1)
-            score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))
-            a_idx += [i] * len(g)
-            b_idx += [j] * len(g)
-            scores += list(score)
+    with cluster(ray):  # one Ray for every pair
+        for i in range(len(chosen)):
+            for j in range(i + 1, len(chosen)):
+                result = Match(
+                    variant,
+                    chosen[i],
+                    chosen[j],
+                    games=games,
+                    seed=seed + 7919 * (i * len(chosen) + j),
+                    num_threads=num_threads,
+                    params=params,
+                    ray=ray,
+                ).play()
+                g = result.games
+                a_seat = np.where(g["seat0_player"] == 0, 0, 1)
+                score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))
+                a_idx += [i] * len(g)
+                b_idx += [j] * len(g)
+                scores += list(score)
     names = [p.name for p in chosen]
     return elo_ratings(names, a_idx, b_idx, scores, bootstrap, seed, level=level)

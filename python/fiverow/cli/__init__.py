@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.stats import wilson_interval
+from ..data.generate import CHUNK_ENCODINGS
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
+from . import engine, play, view
 
 
 def _check_threads(args: argparse.Namespace) -> None:
@@ -152,6 +154,18 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
     return params
 
 
+def add_ray_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="ADDRESS",
+        help="play on Ray (pip install 'fiverow[ray]'): alone, a local Ray; 'auto', the "
+        "cluster running here (ray start --head); else the cluster's address",
+    )
+
+
 def _generate(args: argparse.Namespace) -> int:
     from ..data.generate import generate
 
@@ -170,9 +184,13 @@ def _generate(args: argparse.Namespace) -> int:
         policy=args.policy,
         overwrite=args.overwrite,
         gzip=args.gzip,
+        chunks=args.chunks,
         flush_seconds=args.flush_seconds,
         progress=not args.quiet,
         params=parse_params(args.param),
+        ray=args.ray,
+        shard_games=args.shard_games,
+        resume=args.resume,
     )
     state = "interrupted, kept" if result.interrupted else "wrote"
     print(
@@ -200,6 +218,14 @@ def _info_of(path: Any) -> None:
                 f"{name:<18}{o['episodes']:>9}{o['steps']:>11}{o['seat0_wins']:>13}"
                 f"{o['seat1_wins']:>13}{o['draws']:>8}{o['truncated']:>11}{mean:>13.1f}"
             )
+        if ds.forfeit_records:  # games lost by an engine's failure, counted in the wins above
+            print(f"forfeits: {len(ds.forfeit_records)} games lost by a player's failure")
+            for f in ds.forfeit_records[:5]:
+                print(f"  {f['variant']} game {f['game']}, seat {f['seat']}: {f['reason']}")
+            if len(ds.forfeit_records) > 5:
+                print(
+                    f"  and {len(ds.forfeit_records) - 5} more (fiverow.data: VariantData.forfeits)"
+                )
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -216,6 +242,13 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
+    from ..data.shards import cluster
+
+    with cluster(None if args.dataset else args.ray):  # one Ray for the run and the ladder
+        return _balance_report(args)
+
+
+def _balance_report(args: argparse.Namespace) -> int:
     from ..analysis import balance
 
     _check_threads(args)
@@ -223,6 +256,8 @@ def _balance(args: argparse.Namespace) -> int:
         balance.check_report_dir(args.out)  # before the games: they may take hours
     if args.dataset and args.report:
         raise ValueError("--dataset and --report both name the games: give one")
+    if (args.dataset or args.report) and args.ray is not None:
+        raise ValueError("--ray plays the games; --dataset and --report read them from a file")
     level = 0.95 if args.level is None else args.level
     if args.report:
         report = balance.from_report(args.report, level=args.level)
@@ -253,6 +288,7 @@ def _balance(args: argparse.Namespace) -> int:
             params=parse_params(args.param),
             progress=not args.quiet,
             level=level,
+            ray=args.ray,
         )
     if args.ladder:
         variant = report.results[0].variant
@@ -264,6 +300,7 @@ def _balance(args: argparse.Namespace) -> int:
             num_threads=args.threads,
             params=parse_params(args.param),
             level=level,
+            ray=args.ray,
         )
     if args.json:
         print(json.dumps(report.to_json(), default=str))
@@ -321,7 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--black",
         default="random",
-        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations)",
+        help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations), "
+        "or a Gomocup engine, gomocup:COMMAND (one variant per run)",
     )
     p.add_argument("--white", default=None, help="player of the second seat (default: --black)")
     p.add_argument("--threads", type=int, default=None, help="OpenMP threads (default: all)")
@@ -335,12 +373,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true", help="replace an existing file")
     p.add_argument("--gzip", type=int, default=4, help="gzip level 0..9 (0: none; default 4)")
     p.add_argument(
+        "--chunks",
+        choices=CHUNK_ENCODINGS,
+        default="auto",
+        help="how compressed chunks are encoded: zlib at the --gzip level, fast (actions "
+        "stored, a byte each), or auto (default): zlib until play outruns the writer",
+    )
+    p.add_argument(
         "--flush-seconds",
         type=float,
         default=2.0,
         help="close a segment of the file at least this often (default 2)",
     )
     add_param_option(p)
+    add_ray_option(p)
+    p.add_argument(
+        "--shard-games",
+        type=int,
+        default=None,
+        help="with --ray: games per shard (default: four shards per worker)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --ray: play the shards a stopped run left unfinished (same options)",
+    )
     p.add_argument(
         "--quiet",
         action="store_true",
@@ -357,7 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         default="heuristic",
-        help="one player (both seats) or two, comma-separated (first seat first)",
+        help="one player (both seats) or two, comma-separated (first seat first); "
+        "a Gomocup engine is gomocup:COMMAND",
     )
     p.add_argument(
         "--swap", action="store_true", help="with two players, alternate their seats game by game"
@@ -423,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ray_option(p)
     p.set_defaults(func=_balance)
 
     p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")
@@ -432,6 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pack", help="make one file of a dataset whose run was killed")
     p.add_argument("path")
     p.set_defaults(func=_pack)
+
+    for command in (engine, play, view):
+        command.add_parser(sub)
     return parser
 
 

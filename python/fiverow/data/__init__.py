@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..env.config import VariantConfig, resolve
-from ..env.pool import Pool
+from ..env.pool import OBSERVATIONS, Pool, _choice
 
 FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
@@ -103,6 +103,9 @@ class Episode:
     opening: int
     policy: npt.NDArray[np.float16] | None = None
     obs: npt.NDArray[np.uint8] | None = None
+    #: Why the loser lost when it forfeited (an engine that crashed, hung,
+    #: answered garbage or played an illegal move), else None.
+    forfeit: str | None = None
 
     @property
     def length(self) -> int:
@@ -203,7 +206,7 @@ class VariantData:
             self.config: VariantConfig = resolve(params)
         except ValueError as e:
             raise DatasetError(f"{dataset.path}: variant '{name}' has a bad config: {e}") from None
-        self._pool: Pool | None = None
+        self._pools: dict[str, Pool] = {}
         self._check_structure()
 
     def _damaged(self, what: str) -> DatasetError:
@@ -282,6 +285,17 @@ class VariantData:
                     f"episode {i} has {name} {columns[name][i]}, outside {low}..{high}"
                 )
 
+    @cached_property
+    def forfeits(self) -> dict[int, str]:
+        """``{episode index: reason}`` of the games lost by forfeit (a
+        :class:`Writer` records them; ``fiverow generate`` with engines)."""
+        games = {int(g): k for k, g in enumerate(self.episodes["game"])}
+        return {
+            games[int(f["game"])]: str(f["reason"])
+            for f in self.dataset.forfeit_records
+            if f.get("variant") == self.name and int(f.get("game", -1)) in games
+        }
+
     @property
     def has_obs(self) -> bool:
         return "obs" in self._group["steps"]
@@ -324,6 +338,7 @@ class VariantData:
             opening=int(e["opening"][i]),
             policy=steps["policy"][sl] if "policy" in steps else None,
             obs=steps["obs"][sl] if "obs" in steps else None,
+            forfeit=self.forfeits.get(i),
         )
 
     def __iter__(self) -> Iterator[Episode]:
@@ -334,14 +349,27 @@ class VariantData:
     def symmetries(self) -> Symmetries:
         return symmetries_of(self.config, self.obs_shape[1], self.obs_shape[2])
 
-    def _batch(self) -> Any:
-        if self._pool is None:
-            self._pool = Pool({self.name: {"num_envs": 1, "config": self.config}}, num_threads=1)
-        return self._pool._batch
+    def _batch(self, observation: str = "absolute") -> Any:
+        if observation not in self._pools:
+            self._pools[observation] = Pool(
+                {self.name: {"num_envs": 1, "config": self.config}},
+                num_threads=1,
+                observation=observation,
+            )
+        return self._pools[observation]._batch
 
-    def replay(self, i: int, symmetry: int = 0) -> Replay:
+    def planes(self, observation: str = "absolute") -> tuple[str, ...]:
+        """The observation planes' names in that mode (docs/api.md); the
+        file's ``obs_shape`` and ``steps/obs`` are the absolute ones."""
+        observation = _choice(observation, OBSERVATIONS, "observation")
+        self._batch(observation)
+        return self._pools[observation].groups[self.name].planes
+
+    def replay(self, i: int, symmetry: int = 0, observation: str = "absolute") -> Replay:
         """Episode ``i`` replayed in C, mapped by symmetry ``symmetry`` (0: none;
-        ``len(self.symmetries)`` of them)."""
+        ``len(self.symmetries)`` of them), with the observations of each mover
+        in ``observation`` mode ("absolute" or "mover", docs/api.md)."""
+        observation = _choice(observation, OBSERVATIONS, "observation")
         if not 0 <= symmetry < len(self.symmetries):
             raise ValueError(
                 f"symmetry must be in 0..{len(self.symmetries) - 1} for '{self.name}', "
@@ -351,12 +379,13 @@ class VariantData:
         i = self._index(i)
         e = self.episodes
         n = ep.length
-        obs = np.zeros((n + 1, *self.obs_shape), dtype=np.uint8)
+        _, height, width = self.obs_shape
+        obs = np.zeros((n + 1, len(self.planes(observation)), height, width), dtype=np.uint8)
         masks = np.zeros((n + 1, self.n_actions), dtype=np.uint8)
         rewards = np.zeros((n, 2), dtype=np.float32)
         try:
             _core.replay(
-                self._batch(),
+                self._batch(observation),
                 0,
                 int(e["seed"][i]),
                 self.key_group,
@@ -366,8 +395,15 @@ class VariantData:
                 obs,
                 masks,
                 rewards,
+                OBSERVATIONS[observation],
             )
         except ValueError as err:
+            if ep.forfeit is not None:
+                raise DatasetError(
+                    f"{self.dataset.path}: episode {i} of '{self.name}' was forfeited "
+                    f"({ep.forfeit}): it stops before the rules end it, so it is not replayed "
+                    "(VariantData.forfeits lists such episodes)"
+                ) from None
             raise DatasetError(
                 f"{self.dataset.path}: episode {i} of '{self.name}' does not replay: {err}"
             ) from None
@@ -460,6 +496,11 @@ class Dataset:
             self.created = str(attrs["created"])
             self.layout = str(attrs["layout"])
             self.variants: list[str] = [v for v in str(attrs["variants"]).split("\n") if v]
+            forfeits = attrs.get("forfeits")
+            #: Games lost by forfeit: {"variant", "game", "seat", "reason"} each.
+            self.forfeit_records: list[dict[str, Any]] = (
+                json.loads(forfeits) if forfeits is not None else []
+            )
         except (KeyError, ValueError) as e:
             self.file.close()
             raise DatasetError(f"'{self.path}' has damaged attributes: {e}") from None
@@ -685,6 +726,8 @@ class Writer:
         )
         self._writer = _core.EpisodeWriter(pool._batch, spec, obs, policy)
         self._games = 0
+        self._forfeits: list[dict[str, Any]] = []
+        self._closed = False
 
     def add(
         self,
@@ -702,11 +745,20 @@ class Writer:
         scores: tuple[int, int] = (0, 0),
         black_seat: int = 0,
         opening: int = -1,
+        forfeit: str | None = None,
     ) -> None:
         """One finished episode of ``board`` (of ``group``; the only one by
         default). ``episode`` is the board's episode number, which with the
         pool's seed rebuilds the game on replay (default: the board's
-        current episode, right for a board whose episode just ended)."""
+        current episode, right for a board whose episode just ended).
+        ``forfeit``: why the loser lost, for a game that ended by a player's
+        failure rather than by the rules (``winner`` is then the other seat);
+        the file lists such games (:attr:`VariantData.forfeits`)."""
+        if forfeit is not None and (not isinstance(forfeit, str) or winner not in (0, 1)):
+            raise ValueError(
+                "forfeit is the reason (a string) for a game won by the other seat "
+                f"(winner 0 or 1), got forfeit={forfeit!r}, winner={winner!r}"
+            )
         name = group or self.pool._order[0]
         g = self.pool.group(name)
         steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
@@ -738,6 +790,10 @@ class Writer:
             int(black_seat),
             int(opening),
         )
+        if forfeit is not None:
+            self._forfeits.append(
+                {"variant": name, "game": self._games, "seat": 1 - int(winner), "reason": forfeit}
+            )
         self._games += 1
 
     def flush(self) -> None:
@@ -746,10 +802,29 @@ class Writer:
         self._writer.flush()
 
     def close(self) -> None:
+        """Write what is left and make the file one piece; the forfeited games
+        are listed in its ``forfeits`` attribute (JSON)."""
+        if self._closed:
+            return
+        self._closed = True
         self._writer.close()
+        if self._forfeits:
+            with _h5py().File(self.path, "r+") as f:
+                f.attrs["forfeits"] = json.dumps(self._forfeits)
 
     def __enter__(self) -> Writer:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+from .batches import Batches as Batches  # noqa: E402 - it builds on the classes above
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TorchBatches":  # torch is optional: imported when asked for
+        from .torch_batches import TorchBatches
+
+        return TorchBatches
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,8 +26,9 @@ from .. import _core
 from .. import players as players_mod
 from ..env.pool import MAX_THREADS, check_count, check_seed
 from ..players import Player
-from ..players.match import mixed_pool
+from ..players.match import mixed_pool, variant_weights
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
+from .shards import RunSpec, _distributed
 
 
 @dataclass
@@ -63,9 +64,13 @@ def generate(
     policy: bool = False,
     overwrite: bool = False,
     gzip: int = 4,
+    chunks: str = "auto",
     flush_seconds: float = 2.0,
     progress: bool = False,
     params: Mapping[str, Any] | None = None,
+    ray: bool | str | None = None,
+    shard_games: int | None = None,
+    resume: bool = False,
 ) -> GenerateResult:
     """Play ``games`` games and write them to ``out``.
 
@@ -73,20 +78,61 @@ def generate(
     several in one pool (boards split by weight). ``params`` override every
     variant's parameters. ``obs`` records each mover's observation, ``policy``
     the mover's policy (float16; MCTS: visit counts). ``gzip``: the level of
-    the gzip + shuffle filters (0: none). ``boards``: boards played
+    the gzip + shuffle filters (0: none). ``chunks``: how compressed chunks
+    are encoded (any HDF5 reader decodes them alike): ``"zlib"`` at the
+    ``gzip`` level; ``"fast"``, the actions stored a byte each (a copy: random
+    players play faster than zlib compresses); ``"auto"``, zlib until the games
+    come faster than the writer compresses them. ``boards``: boards played
     in parallel (default: all games in one round, at most 4096). Ctrl-C stops
     the run; the games finished by then are kept.
+
+    ``ray``: play on a Ray cluster (``pip install 'fiverow[ray]'``): ``True``
+    starts a local Ray, ``"auto"`` joins the one running on this machine, a
+    string is a cluster address (:mod:`fiverow.distributed`). The file holds
+    the same episodes as without Ray. The run goes in shards of
+    ``shard_games`` games (default: four per worker), ``num_threads`` threads
+    each (default 1); a run stopped by Ctrl-C or a kill keeps its finished
+    shards readable at ``out``, and ``resume=True`` (same arguments) plays
+    the others.
     """
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     seed = check_seed(seed) or 0
     check_count(num_threads, "num_threads", 1, MAX_THREADS, allow_none=True)  # before any file
+    check_chunks(chunks)
     first = players_mod.make(black)
     second = players_mod.make(white if white is not None else black)
     n_boards = default_boards(games) if boards is None else int(boards)
     if n_boards < 1:
         raise ValueError(f"boards must be >= 1, got {boards}")
-    pool = mixed_pool(variants, n_boards, params, seed, num_threads)
+    on_ray = ray is not None and ray is not False
+    if not on_ray and (resume or shard_games is not None):
+        raise ValueError("resume and shard_games are for runs on Ray: pass ray=... (CLI: --ray)")
+    if not (isinstance(first, Player) and isinstance(second, Player)):
+        if on_ray:
+            raise ValueError(
+                "ray= plays built-in players only; an engine or a Python player runs here"
+            )
+        from .agent_generate import generate_agents  # an engine or a Python player
+
+        return generate_agents(  # type: ignore[no-any-return]
+            out,
+            variants,
+            first,
+            second,
+            games=int(games),
+            seed=seed,
+            num_threads=num_threads,
+            boards=n_boards,
+            obs=obs,
+            policy=policy,
+            overwrite=overwrite,
+            gzip=gzip,
+            flush_seconds=flush_seconds,
+            progress=progress,
+            params=params,
+        )
+    pool = mixed_pool(variants, n_boards, params, seed, 1 if on_ray else num_threads)
     groups = [pool.groups[name] for name in pool._order]
     run_info = {
         "players": [first.spec(), second.spec()],
@@ -96,8 +142,41 @@ def generate(
         "games_requested": int(games),
         "boards": {g.name: g.num_envs for g in groups},
     }
+    if on_ray:
+        del pool, groups  # the tasks build their own
+        spec = RunSpec(
+            variant_weights(variants),
+            n_boards,
+            seed,
+            (first, second),
+            alternate=False,
+            params=dict(params or {}),
+            num_threads=num_threads or 1,
+            obs=obs,
+            policy=policy,
+        )
+        return _generate_on_ray(
+            out,
+            spec,
+            int(games),
+            run_info,
+            ray,
+            gzip,
+            chunks,
+            flush_seconds,
+            shard_games,
+            resume,
+            overwrite,
+            progress,
+        )
     writer = writer_spec(
-        out, pool, run_info, overwrite=overwrite, gzip=gzip, flush_seconds=flush_seconds
+        out,
+        pool,
+        run_info,
+        overwrite=overwrite,
+        gzip=gzip,
+        flush_seconds=flush_seconds,
+        chunks=chunks,
     )
     sp = new_selfplay(
         pool,
@@ -122,11 +201,74 @@ def generate(
     return GenerateResult(Path(out), played, steps, seconds, interrupted)
 
 
+def _generate_on_ray(
+    out: str | Path,
+    spec: RunSpec,
+    games: int,
+    run_info: dict[str, Any],
+    ray: bool | str | None,
+    gzip: int,
+    chunks: str,
+    flush_seconds: float,
+    shard_games: int | None,
+    resume: bool,
+    overwrite: bool,
+    progress: bool,
+) -> GenerateResult:
+    if isinstance(gzip, bool) or not isinstance(gzip, int | np.integer) or not 0 <= gzip <= 9:
+        raise ValueError(f"gzip must be an integer level 0..9 (0: none), got {gzip!r}")
+    if not (isinstance(flush_seconds, int | float) and 0 < flush_seconds < 1e6):
+        raise ValueError(f"flush_seconds must be a positive number, got {flush_seconds!r}")
+    if shard_games is not None and (
+        isinstance(shard_games, bool) or not isinstance(shard_games, int) or shard_games < 1
+    ):
+        raise ValueError(f"shard_games must be a positive integer, got {shard_games!r}")
+    distributed = _distributed()
+    request = {
+        "variants": dict(spec.variants),
+        "params": spec.params,
+        "boards": spec.boards,
+        "seed": spec.seed,
+        "players": [p.spec() for p in spec.players],
+        "games": games,
+        "obs": spec.obs,
+        "policy": spec.policy,
+        "gzip": int(gzip),
+        "chunks": chunks,
+    }
+    start = time.perf_counter()
+    played, steps, interrupted = distributed.generate_dataset(
+        out,
+        spec,
+        games,
+        run_info,
+        request=request,
+        gzip=int(gzip),
+        chunks=chunks,
+        flush_seconds=flush_seconds,
+        shard_games=shard_games,
+        resume=resume,
+        overwrite=overwrite,
+        progress=progress,
+        address=ray,
+    )
+    return GenerateResult(Path(out), played, steps, time.perf_counter() - start, interrupted)
+
+
 def _play_and_close(sp: Any, games: int, bar: Progress | None) -> tuple[int, bool]:
     try:
         return run(sp, games, bar.update if bar else None)
     finally:
         sp.close()  # whatever happened, the games written are made one file
+
+
+#: How the writer encodes compressed chunks (csrc/h5chunk.h).
+CHUNK_ENCODINGS = ("auto", "zlib", "fast")
+
+
+def check_chunks(chunks: str) -> None:
+    if chunks not in CHUNK_ENCODINGS:
+        raise ValueError(f"chunks must be one of {', '.join(CHUNK_ENCODINGS)}; got {chunks!r}")
 
 
 def parts_of(out: str | Path) -> Path:
@@ -154,6 +296,18 @@ def check_out_path(out: str | Path, overwrite: bool) -> None:
         )
 
 
+def run_attribute(seed: int, run_info: Mapping[str, Any]) -> dict[str, Any]:
+    """The root attribute ``run``: the run's description and the versions."""
+    return {
+        "seed": seed,
+        "fiverow_version": _version(),
+        "numpy_version": np.__version__,
+        "python_version": platform.python_version(),
+        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
+        **run_info,
+    }
+
+
 def writer_spec(
     out: str | Path,
     pool: Any,
@@ -162,25 +316,21 @@ def writer_spec(
     overwrite: bool,
     gzip: int,
     flush_seconds: float,
+    chunks: str = "auto",
 ) -> dict[str, Any]:
     """What the C writer takes: the path, options, the run's description and
-    each group's name and config."""
+    each group's name and config. ``chunks``: how compressed chunks are
+    encoded, ``"zlib"`` at the ``gzip`` level, ``"fast"`` (csrc/h5chunk.h) or
+    ``"auto"``: zlib until play outruns the writer, then fast."""
     check_out_path(out, overwrite)
     groups = [pool.groups[name] for name in pool._order]
-    info = {
-        "seed": pool._seed,
-        "fiverow_version": _version(),
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
-        **run_info,
-    }
     return {
         "path": str(out),
         "overwrite": bool(overwrite),
         "gzip": gzip,
         "flush_seconds": flush_seconds,
-        "run": json.dumps(info, default=str),
+        "chunks": chunks,
+        "run": json.dumps(run_attribute(pool._seed, run_info), default=str),
         "groups": [
             {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
             for g in groups

@@ -10,6 +10,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from .. import render as _render
 from ..rules.renju import OPENINGS
 from .config import VariantConfig
 from .spaces import LegalDiscrete
@@ -176,6 +177,12 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         if self.render_mode is None:
             return None
         return self._vec.render_env(0, self.render_mode)
+
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, so that Jupyter shows it (None before ``reset()``)."""
+        if self._vec.closed or not self._vec.pool._has_reset:
+            return None
+        return _render.svg(self)
 
     def close(self) -> None:
         """Close the env: later ``step()`` / ``reset()`` raise ``RuntimeError``.

@@ -163,11 +163,17 @@ def make(name: str | Player = "random", **params: Any) -> Player:
     """A player by name: ``make("heuristic")``, ``make("mcts", simulations=400)``,
     ``make("mcts:200")`` (the number after the colon is ``simulations``), or
     with parameters in parentheses, as :attr:`Player.name` writes them:
-    ``make("heuristic(epsilon=0.1)")``, ``make("mcts:100(rollout=random)")``."""
+    ``make("heuristic(epsilon=0.1)")``, ``make("mcts:100(rollout=random)")``;
+    ``make("gomocup:./pbrain-rapfi")`` (settings: ``gomocup(timeout_turn=1000):CMD``)
+    is an external engine, :class:`fiverow.engines.Gomocup`."""
     if isinstance(name, Player):
         return replace(name, **params) if params else name
     if not isinstance(name, str):
         raise TypeError(f"a player is named by a string, got {type(name).__name__}")
+    if name.strip()[:8].lower() in ("gomocup:", "gomocup("):
+        from ..adapters.gomocup import from_spec  # noqa: PLC0415 (it imports this module)
+
+        return from_spec(name, **params)  # type: ignore[return-value]
     name = name.strip()
     if name.endswith(")") and "(" in name:
         name, _, inner = name[:-1].partition("(")

@@ -10,7 +10,9 @@ games, so seats alternate whatever order the games end in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -32,12 +34,41 @@ def agent_name(agent: Any) -> str:
     return str(getattr(agent, "name", None) or type(agent).__name__)
 
 
-def checked_actions(player: Any, who: str, env: Any, acting: npt.NDArray[np.bool_]) -> Any:
+def takes_acting(player: Any) -> bool:
+    """Whether ``player.act`` takes ``acting``, the boards where its move is
+    used (an engine then thinks only there)."""
+    try:
+        return "acting" in inspect.signature(player.act).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def take_forfeits(player: Any) -> dict[int, str]:
+    """Boards on which the player lost its game in its last ``act`` (an engine
+    that crashed, hung or played an illegal move), with the reasons."""
+    take = getattr(player, "take_forfeits", None)
+    return {int(k): str(v) for k, v in take().items()} if callable(take) else {}
+
+
+def checked_actions(
+    player: Any,
+    who: str,
+    env: Any,
+    acting: npt.NDArray[np.bool_],
+    forfeits: dict[int, str] | None = None,
+) -> Any:
     """The player's actions, refused with an error naming the player when
     they are not one integer per board or are illegal on a board where it
-    is to act (the env's own error could not say whose they were)."""
+    is to act (the env's own error could not say whose they were). Boards
+    the player forfeits go into ``forfeits`` and are not checked."""
     name = f"player {who} ({agent_name(player)})"
-    actions = np.asarray(player.act(env))
+    raw = player.act(env, acting) if takes_acting(player) else player.act(env)
+    lost = take_forfeits(player)
+    if forfeits is not None:
+        forfeits.update(lost)
+    acting = acting.copy()
+    acting[list(lost)] = False
+    actions = np.asarray(raw)
     if actions.shape != (env.num_envs,):
         raise ValueError(
             f"{name} gave actions of shape {actions.shape}, ({env.num_envs},) expected"
@@ -55,6 +86,130 @@ def checked_actions(player: Any, who: str, env: Any, acting: npt.NDArray[np.bool
     return actions
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """A game a player lost by failing: crashing, hanging past its time,
+    answering garbage or playing an illegal move (Gomocup engines)."""
+
+    game: int
+    player: str
+    seat: int
+    reason: str
+
+
+@dataclass
+class FinishedGame:
+    """One game played by :func:`agent_games`: its record
+    (:data:`fiverow.selfplay.RECORD_DTYPE`), its steps when asked for
+    (``actions``, ``seats``, ``colours``, ``obs``), and the forfeit that ended
+    it, if one did."""
+
+    record: Any
+    actions: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    colours: list[int] = field(default_factory=list)
+    obs: list[npt.NDArray[np.uint8]] = field(default_factory=list)
+    forfeit: Forfeit | None = None
+
+
+def agent_games(
+    env: Any,
+    start: tuple[Any, Mapping[str, Any]],
+    player_a: Any,
+    player_b: Any,
+    *,
+    games: int,
+    alternate: bool,
+    steps: bool = False,
+    obs: bool = False,
+) -> Iterator[FinishedGame]:
+    """Play ``games`` games on the boards of a vector env (next-step
+    autoreset; ``start`` is what its ``reset()`` returned) and yield each as
+    it ends. Board ``i``'s
+    ``k``-th game is game ``i + k * num_envs``; with ``alternate`` player A
+    takes the first seat in the even games. ``steps`` (and ``obs``) keep each
+    game's moves (and the mover's observation before each).
+
+    A game a player forfeits is lost by it (:class:`Forfeit` says why); its
+    board plays the game out at random, unrecorded, before its next game.
+    Players are asked only for the boards where their move is used
+    (``acting``, for agents that take it); a board past the last game plays
+    at random."""
+    boards = env.num_envs
+    observation, info = start
+    game = np.arange(boards)  # the game each board is playing
+    episode = np.zeros(boards, dtype=np.int64)
+    logs = [FinishedGame(np.zeros((), dtype=RECORD_DTYPE)) for _ in range(boards)]
+    finished = 0
+    resetting = np.zeros(boards, dtype=bool)  # next-step autoreset: actions ignored
+    forfeited = np.zeros(boards, dtype=bool)  # the game was lost; the board plays it out
+    while finished < games:
+        a_seat = np.where(alternate & (game % 2 == 1), 1, 0)
+        a_to_play = info["to_play"] == a_seat
+        idle = forfeited | (game >= games)  # moves nobody records: random, in C
+        playing = ~resetting & ~idle
+        lost_a: dict[int, str] = {}
+        lost_b: dict[int, str] = {}
+        actions_a = checked_actions(player_a, "A", env, a_to_play & playing, lost_a)
+        actions_b = checked_actions(player_b, "B", env, ~a_to_play & playing, lost_b)
+        actions = np.where(a_to_play, actions_a, actions_b)
+        for who, lost, seat_of in (("A", lost_a, a_seat), ("B", lost_b, 1 - a_seat)):
+            for b, reason in sorted(lost.items()):
+                if not playing[b]:
+                    continue
+                log = logs[b]
+                _fill(log.record, int(game[b]), b, int(episode[b]), int(a_seat[b]), info)
+                log.record["length"] = int(env.board(b)["steps"])
+                log.record["winner"] = 1 - int(seat_of[b])
+                player = player_a if who == "A" else player_b
+                log.forfeit = Forfeit(int(game[b]), agent_name(player), int(seat_of[b]), reason)
+                yield log
+                logs[b] = FinishedGame(np.zeros((), dtype=RECORD_DTYPE))
+                finished += 1
+                forfeited[b] = True
+                game[b] += boards
+                playing[b] = False
+        if (forfeited | idle).any():
+            actions = np.where(forfeited | idle, env.sample_legal(), actions)
+        if steps:
+            for b in (int(x) for x in np.flatnonzero(playing)):
+                board = env.board(b)
+                logs[b].actions.append(int(actions[b]))
+                logs[b].seats.append(int(board["seat"]))
+                logs[b].colours.append(int(board["colour"]))
+                if obs:
+                    logs[b].obs.append(np.array(observation[b]))
+        for b in (int(x) for x in np.flatnonzero(playing)):
+            logs[b].record["last_action"] = int(actions[b])
+        observation, _, terminated, truncated, info = env.step(actions)
+        resetting = terminated | truncated
+        for i in (int(x) for x in np.flatnonzero(terminated | truncated)):
+            if forfeited[i]:  # the lost game's play-out ended: its record stands
+                forfeited[i] = False
+                episode[i] += 1
+                continue
+            if game[i] < games:
+                log = logs[i]
+                _fill(log.record, int(game[i]), i, int(episode[i]), int(a_seat[i]), info)
+                log.record["length"] = int(info["episode_length"][i])
+                log.record["winner"] = int(info["winner"][i])
+                log.record["truncated"] = int(bool(truncated[i]))
+                if "scores" in info:
+                    log.record["scores"] = info["scores"][i]
+                yield log
+                finished += 1
+            logs[i] = FinishedGame(np.zeros((), dtype=RECORD_DTYPE))
+            game[i] += boards
+            episode[i] += 1
+
+
+def _fill(r: Any, g: int, board: int, episode: int, a_seat: int, info: Mapping[str, Any]) -> None:
+    r["game"], r["board"], r["episode"] = g, board, episode
+    r["seat0_player"] = int(a_seat)
+    r["black_seat"] = int(info["black_seat"][board]) if "black_seat" in info else 0
+    r["opening"] = int(info["opening"][board]) if "opening" in info else -1
+
+
 def play_agents(
     variant: str,
     player_a: Any,
@@ -66,44 +221,20 @@ def play_agents(
     num_threads: int | None,
     alternate: bool,
     params: Mapping[str, Any],
+    forfeits: list[Forfeit] | None = None,
 ) -> npt.NDArray[Any]:
-    """Play ``games`` games of one variant; one record per game
-    (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order."""
+    """Play ``games`` games of one variant (:func:`agent_games`); one record
+    per game (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order;
+    ``forfeits`` gets the games lost by forfeit."""
     from ..env.vector import make_vec
 
     boards = min(boards, games)
     env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)
-    _, info = env.reset(seed=seed)
+    start = env.reset(seed=seed)
     records = np.zeros(games, dtype=RECORD_DTYPE)
-    game = np.arange(boards)  # the game each board is playing
-    episode = np.zeros(boards, dtype=np.int64)
-    finished = 0
-    last = np.zeros(boards, dtype=np.int64)
-    resetting = np.zeros(boards, dtype=bool)  # next-step autoreset: actions ignored
-    while finished < games:
-        a_seat = np.where(alternate & (game % 2 == 1), 1, 0)
-        a_to_play = info["to_play"] == a_seat
-        actions_a = checked_actions(player_a, "A", env, a_to_play & ~resetting)
-        actions_b = checked_actions(player_b, "B", env, ~a_to_play & ~resetting)
-        actions = np.where(a_to_play, actions_a, actions_b)
-        _, _, terminated, truncated, info = env.step(actions)
-        resetting = terminated | truncated
-        last = np.where(game < games, actions, last)
-        for i in np.flatnonzero(terminated | truncated):
-            g = int(game[i])
-            if g < games:
-                r = records[g]
-                r["game"], r["board"], r["episode"] = g, i, episode[i]
-                r["length"] = int(info["episode_length"][i])
-                r["seat0_player"] = int(a_seat[i])
-                r["winner"] = int(info["winner"][i])
-                r["truncated"] = int(bool(truncated[i]))
-                r["black_seat"] = int(info["black_seat"][i]) if "black_seat" in info else 0
-                r["opening"] = int(info["opening"][i]) if "opening" in info else -1
-                r["last_action"] = int(last[i])
-                if "scores" in info:
-                    r["scores"] = info["scores"][i]
-                finished += 1
-            game[i] += boards
-            episode[i] += 1
+    for done in agent_games(env, start, player_a, player_b, games=games, alternate=alternate):
+        records[int(done.record["game"])] = done.record
+        if done.forfeit is not None and forfeits is not None:
+            forfeits.append(done.forfeit)
+    env.close()
     return records

@@ -11,7 +11,7 @@ half of the games; results come with Wilson 95% intervals.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -19,20 +19,12 @@ import numpy.typing as npt
 
 from .. import players as players_mod
 from ..analysis.stats import wilson_interval
-from ..data.selfplay import (
-    RECORD_DTYPE,
-    Pairing,
-    Progress,
-    default_boards,
-    new_selfplay,
-    records,
-    run,
-    split_boards,
-)
+from ..data.selfplay import RECORD_DTYPE, Progress, default_boards, split_boards
+from ..data.shards import RunSpec, open_games
 from ..env.config import resolve
 from ..env.pool import Pool, check_seed
 from . import Player
-from .agent_match import Agent, agent_name, play_agents
+from .agent_match import Agent, Forfeit, agent_name, play_agents
 
 
 def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:
@@ -93,6 +85,8 @@ class MatchResult:
     variants: list[VariantScore]
     games: npt.NDArray[Any]  # one record per game (fiverow.selfplay.RECORD_DTYPE)
     interrupted: bool = False
+    #: Games lost by a player's failure (an engine that crashed, hung, ...).
+    forfeits: list[Forfeit] = field(default_factory=list)
 
     def total(self) -> VariantScore:
         fields = ("games", "wins", "losses", "draws", "truncated", "first_seat_wins")
@@ -115,6 +109,8 @@ class MatchResult:
                 f"{v.variant:<18}{v.games:>7}{v.wins:>8}{v.losses:>8}{v.draws:>7}"
                 f"{rate:>12.3f} [{lo:.3f}, {hi:.3f}]"
             )
+        for f in self.forfeits:
+            lines.append(f"game {f.game}: {f.player} (seat {f.seat}) forfeits: {f.reason}")
         return "\n".join(lines)
 
 
@@ -122,7 +118,9 @@ class Match:
     """Player A against player B on one variant or a mix, ``games`` games.
 
     ``params`` override every variant's parameters (``{"size": 9}``);
-    ``alternate=False`` keeps player A in the first seat. A player may also be
+    ``alternate=False`` keeps player A in the first seat. ``ray``: the games
+    of built-in players on a Ray cluster, the same games
+    (:mod:`fiverow.distributed`). A player may also be
     a Python agent, any object with ``act(env) -> actions`` over a vector env
     (:class:`fiverow.agent_match.Agent`; a ``name`` attribute names it): the
     games are then stepped from Python, one variant at a time."""
@@ -139,6 +137,7 @@ class Match:
         boards: int | None = None,
         alternate: bool = True,
         params: Mapping[str, Any] | None = None,
+        ray: bool | str | None = None,
     ) -> None:
         if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
             raise ValueError(f"games must be a positive integer, got {games!r}")
@@ -153,18 +152,31 @@ class Match:
             raise ValueError(f"boards must be >= 1, got {boards}")
         self.alternate = alternate
         self.params = dict(params or {})
+        self.ray = ray
 
     def play(self, progress: bool = False) -> MatchResult:
         if not (isinstance(self.player_a, Player) and isinstance(self.player_b, Player)):
+            if self.ray is not None and self.ray is not False:
+                raise ValueError("ray plays built-in players only; Python agents play here")
             return self._play_agents()
         pool = mixed_pool(self.weights, self.boards, self.params, self.seed, self.num_threads)
-        sp = new_selfplay(pool, Pairing(self.player_a, self.player_b, self.alternate), self.seed)
+        pair = (self.player_a, self.player_b)
+        spec = RunSpec(
+            self.weights,
+            self.boards,
+            self.seed,
+            pair,
+            self.alternate,
+            self.params,
+            self.num_threads,
+        )
+        source = open_games(pool, spec, self.ray)
         bar = Progress(self.games, label="match: ") if progress else None
-        played, interrupted = run(sp, self.games, bar.update if bar else None)
+        games, interrupted = source.play(self.games, bar)
         if bar:
-            games_done, steps_done = sp.progress()
+            games_done, steps_done = source.progress()
             bar.update(games_done, steps_done, final=True)
-        games = records(sp)
+        source.close()
         return MatchResult(
             self.player_a.name,
             self.player_b.name,
@@ -176,11 +188,14 @@ class Match:
     def _play_agents(self) -> MatchResult:
         counts = split_games(self.games, self.weights)
         boards = split_boards(self.boards, self.weights)
-        parts, scores = [], []
+        parts: list[npt.NDArray[Any]] = []
+        scores: list[VariantScore] = []
+        forfeits: list[Forfeit] = []
         for gi, name in enumerate(self.weights):
             if counts[name] == 0:  # fewer games than variants
                 scores.append(score_variant(np.zeros(0, dtype=RECORD_DTYPE), gi, name))
                 continue
+            lost: list[Forfeit] = []
             games = play_agents(
                 name,
                 self.player_a,
@@ -191,13 +206,18 @@ class Match:
                 num_threads=self.num_threads,
                 alternate=self.alternate,
                 params=self.params,
+                forfeits=lost,
             )
+            offset = int(sum(len(p) for p in parts))  # game numbers run on across variants
+            forfeits += [replace(f, game=f.game + offset) for f in lost]
             games["group"] = gi
             parts.append(games)
             scores.append(score_variant(games, gi, name))
         games = np.concatenate(parts)
         games["game"] = np.arange(len(games))
-        return MatchResult(agent_name(self.player_a), agent_name(self.player_b), scores, games)
+        return MatchResult(
+            agent_name(self.player_a), agent_name(self.player_b), scores, games, forfeits=forfeits
+        )
 
 
 def split_games(games: int, weights: Mapping[str, float]) -> dict[str, int]:

@@ -1,4 +1,5 @@
-"""Rendering of one board: text with coordinates ("ansi") and an RGB image."""
+"""Rendering of one board: text with coordinates ("ansi"), an RGB image, and
+SVG for every geometry (:func:`svg`; the HTML game viewer builds on it)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..env.notation import column_letter
+from .svg import board_svg, svg
 
 _STONE_CHARS = {0: ".", 1: "X", 2: "O", 3: " "}
 
@@ -226,3 +228,6 @@ def _hue(h: float) -> tuple[int, int, int]:
 
     r, g, b = colorsys.hsv_to_rgb(h, 0.75, 0.95)
     return (int(r * 255), int(g * 255), int(b * 255))
+
+
+__all__ = ["ansi", "board_svg", "hex_ansi", "hex_rgb", "rgb", "svg"]

@@ -1,0 +1,173 @@
+"""Training batches: JSON lines of positions per second into batches of 256.
+
+For each variant, heuristic-vs-heuristic games are written twice with the same
+seed (so the same games): moves only, and with observations (``--obs``). In the
+same run, on the same games:
+
+- ``batches``: ``fiverow.data.Batches`` over the moves-only file, an epoch of
+  batches of 256 with random symmetries and shuffling (1 and ``--threads``
+  threads);
+- ``replay``: today's per-episode loop, ``VariantData.replay(i, symmetry=k)``
+  with a random k for every episode;
+- ``h5py_bulk``: h5py reads of the stored observations, in slices of 4096 in
+  file order (the fastest h5py gets);
+- ``h5py_random``: h5py reads of random minibatches of 256 stored
+  observations (sorted indices, as h5py needs), the way a shuffling loader
+  without fiverow reads.
+
+The slow loops stop after ``--budget`` seconds (their rate is what counts).
+The machine is shared: compare loops of the same run (ratios), not runs.
+
+    python benchmarks/bench_batches.py                       # freestyle, renju, gomorpion
+    python benchmarks/bench_batches.py --variants freestyle --data-dir /tmp/bb
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from fiverow import data
+from fiverow.generate import generate
+
+#: Games per variant: about 200,000 positions, fewer for Gomorpion, whose
+#: stored observations (14 planes of 30 x 30) take 12.6 kB a position.
+GAMES = {"freestyle": 4000, "renju": 1000, "gomorpion": 60}
+BATCH = 256
+
+
+def files(variant: str, games: int, root: Path) -> tuple[Path, Path]:
+    """The moves-only and the observations file of the same games (made once,
+    then reused from ``root``)."""
+    paths = []
+    for obs in (False, True):
+        path = root / f"{variant}-{games}{'-obs' if obs else ''}.h5"
+        if not path.exists():
+            generate(path, variant, games=games, black="heuristic", seed=1, obs=obs)
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def rate(positions: int, seconds: float) -> float:
+    return positions / seconds if seconds > 0 else float("nan")
+
+
+def run_batches(path: Path, threads: int, seed: int) -> tuple[float, int, dict[str, int]]:
+    start = time.perf_counter()
+    n = 0
+    b = data.Batches(path, BATCH, seed=seed, num_threads=threads)
+    for batch in b:
+        n += len(batch["obs"])
+    seconds = time.perf_counter() - start
+    b.close()
+    return (
+        rate(n, seconds),
+        n,
+        {"buffer_bytes": b.peak_buffer_bytes, "output_bytes": b.peak_output_bytes},
+    )
+
+
+def run_replay(path: Path, variant: str, budget: float, seed: int) -> tuple[float, int]:
+    rng = np.random.default_rng(seed)
+    with data.open(path) as ds:
+        vd = ds[variant]
+        n_sym = len(vd.symmetries)
+        start = time.perf_counter()
+        n = 0
+        for i in rng.permutation(len(vd)):
+            n += len(vd.replay(int(i), symmetry=int(rng.integers(n_sym))).actions)
+            if time.perf_counter() - start > budget:
+                break
+        return rate(n, time.perf_counter() - start), n
+
+
+def run_h5py(path: Path, variant: str, budget: float, seed: int, random: bool) -> tuple[float, int]:
+    rng = np.random.default_rng(seed)
+    with h5py.File(path, "r") as f:
+        obs = f[f"{variant}/steps/obs"]
+        total = obs.shape[0]
+        start = time.perf_counter()
+        n = 0
+        while time.perf_counter() - start < budget and n < total:
+            if random:
+                idx = np.sort(rng.choice(total, BATCH, replace=False))
+                n += len(obs[idx])
+            else:
+                n += len(obs[n : n + 4096])
+        return rate(n, time.perf_counter() - start), n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", default="freestyle,renju,gomorpion")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=10.0, help="seconds per slow loop")
+    parser.add_argument("--data-dir", default=None, help="keep the generated files here")
+    args = parser.parse_args()
+    print(
+        json.dumps(
+            {"uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()}
+        )
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(args.data_dir or tmp)
+        root.mkdir(parents=True, exist_ok=True)
+        for variant in args.variants.split(","):
+            moves, stored = files(variant, GAMES.get(variant, 1000), root)
+            with data.open(moves) as ds:
+                steps = ds[variant].steps
+            base = {
+                "variant": variant,
+                "games": GAMES.get(variant, 1000),
+                "positions": steps,
+                "moves_file_bytes": os.path.getsize(moves),
+                "obs_file_bytes": os.path.getsize(stored),
+            }
+            results: dict[str, float] = {}
+            for threads in sorted({1, args.threads}):
+                runs = [run_batches(moves, threads, seed) for seed in range(args.repeats)]
+                rates = [r[0] for r in runs]
+                key = f"batches_{threads}t"
+                results[key] = max(rates)
+                line = base | {"loop": "batches", "threads": threads, "best": max(rates)}
+                line |= {"median": statistics.median(rates)} | runs[0][2]
+                print(json.dumps(line), flush=True)
+            loops = {
+                "replay": lambda s, v=variant, f=moves: run_replay(f, v, args.budget, s),
+                "h5py_bulk": lambda s, v=variant, f=stored: run_h5py(f, v, args.budget, s, False),
+                "h5py_random": lambda s, v=variant, f=stored: run_h5py(f, v, args.budget, s, True),
+            }
+            for name, loop in loops.items():
+                runs2 = [loop(seed) for seed in range(args.repeats)]
+                rates = [r[0] for r in runs2]
+                results[name] = max(rates)
+                line = base | {"loop": name, "best": max(rates), "median": statistics.median(rates)}
+                print(json.dumps(line | {"positions_read": runs2[0][1]}), flush=True)
+            best = results[f"batches_{args.threads}t"]
+            ratios = {
+                f"batches_over_{k}": best / v
+                for k, v in results.items()
+                if k != f"batches_{args.threads}t"
+            }
+            print(json.dumps({"variant": variant, **{k: round(v, 1) for k, v in ratios.items()}}))
+    print(
+        json.dumps(
+            {"uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()}
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
