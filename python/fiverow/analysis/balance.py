@@ -21,7 +21,6 @@ dataset written by ``fiverow generate`` can be read instead of playing.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,8 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import players as players_mod
-from ..data.selfplay import RECORD_DTYPE, Pairing, Progress, new_selfplay, records
-from ..data.selfplay import run as play_games
+from ..data.selfplay import RECORD_DTYPE, Progress
 from ..data.shards import RunSpec, cluster, open_games
 from ..env.config import resolve
 from ..env.pool import Pool, check_seed
@@ -211,9 +209,10 @@ def run(
             progress=progress,
             level=level,
         )
-    if stop is not None and ray is None:
+    if stop is not None:
         plan = _Plan(
-            Pairing(first, second, alternate=swap),
+            (first, second),
+            swap,
             games,
             per_variant_boards,
             params,
@@ -221,7 +220,8 @@ def run(
             num_threads,
             Progress(games * n_variants, label="balance: ") if progress else None,
         )
-        results, played, rounds = _play_until_decided(list(weights), stop, plan)
+        with cluster(ray):  # one Ray for every round
+            results, played, rounds = _play_until_decided(list(weights), stop, plan, ray)
         source_text = (
             f"{played} games played in {rounds} round(s) of up to {per_variant_boards} "
             f"games per undecided variant"
@@ -229,55 +229,22 @@ def run(
         settings = _settings(chosen, swap, games, seed, stop, params, source_text, level)
         outcomes = {r.variant: r.outcomes for r in results}
         return BalanceReport(results, compare_variants(outcomes, level=level), settings)
-    pool = mixed_pool(
-        {v: 1.0 for v in weights}, per_variant_boards * n_variants, params, seed, num_threads
-    )
+    boards_in_all = per_variant_boards * n_variants
+    pool = mixed_pool({v: 1.0 for v in weights}, boards_in_all, params, seed, num_threads)
     spec = RunSpec(
-        {v: 1.0 for v in weights},
-        per_variant_boards * n_variants,
-        seed,
-        (first, second),
-        swap,
-        params,
-        num_threads,
+        {v: 1.0 for v in weights}, boards_in_all, seed, (first, second), swap, params, num_threads
     )
     source = open_games(pool, spec, ray)
-    total = games * n_variants
-    bar = Progress(total, label="balance: ") if progress else None
-    groups = [pool.groups[name] for name in pool._order]
-    collected: list[npt.NDArray[Any]] = []
-    tests: dict[str, SeatSPRT] = {}
-    decisions: dict[str, str | None] = {g.name: None for g in groups}
-    played = 0
-    # with a stop rule, play a round at a time and look after each
-    chunk = sum(g.num_envs for g in groups) if stop else total
-    while played < total:
-        new, interrupted = source.play(min(chunk, total - played), bar)
-        n = len(new)
-        played += n
-        collected.append(new)
-        if interrupted or n == 0:
-            break
-        if stop is not None:
-            new = collected[-1]
-            so_far = np.concatenate(collected)
-            for gi, g in enumerate(groups):
-                if decisions[g.name] is None:  # a verdict, once reached, stands
-                    mine = new[new["group"] == gi]
-                    in_order = mine["winner"][np.argsort(mine["game"], kind="stable")]
-                    every = [so_far[so_far["group"] == gi]]
-                    decisions[g.name] = _decide(
-                        stop, in_order, every, tests.setdefault(g.name, _seat_test(stop))
-                    )
-            if all(decisions.values()):
-                break
+    bar = Progress(games * n_variants, label="balance: ") if progress else None
+    done, _ = source.play(games * n_variants, bar)
     if bar:
         g_done, s_done = source.progress()
         bar.update(g_done, s_done, final=True)
     source.close()
-    described = f"{played} games played in one pool of {len(groups)} variant(s)"
+    groups = [pool.groups[name] for name in pool._order]
+    described = f"{len(done)} games played in one pool of {len(groups)} variant(s)"
     settings = _settings(chosen, swap, games, seed, stop, params, described, level)
-    return _report(groups, collected, decisions, settings, level)
+    return _report(groups, [done], {g.name: None for g in groups}, settings, level)
 
 
 def _settings(
@@ -332,7 +299,8 @@ def _report(
 class _Plan:
     """What every round of a run shares: who plays, how many games, where."""
 
-    pairing: Pairing
+    players: tuple[Any, Any]
+    swap: bool
     games: int  # per variant, at most
     boards: int  # per variant
     params: Mapping[str, Any] | None
@@ -363,43 +331,46 @@ def _round_seed(seed: int, round_number: int) -> int:
 
 
 def _play_until_decided(
-    names: list[str], stop: StopRule, plan: _Plan
+    names: list[str], stop: StopRule, plan: _Plan, ray: bool | str | None
 ) -> tuple[list[VariantResult], int, int]:
     """Rounds of ``plan.boards`` games per undecided variant, each in a fresh
-    pool, until every variant is decided or has played ``plan.games`` games."""
-    configs = {v: resolve(v, **(plan.params or {})) for v in names}
+    pool (here, or on Ray: the same games), until every variant is decided
+    or has played ``plan.games`` games."""
     collected: dict[str, list[npt.NDArray[Any]]] = {v: [] for v in names}
     shapes: dict[str, tuple[tuple[int, int], int]] = {}
-    tests = {v: SeatSPRT(stop.delta, stop.alpha, stop.beta) for v in names}
+    tests = {v: _seat_test(stop) for v in names}
     decisions: dict[str, str | None] = {v: None for v in names}
     played = {v: 0 for v in names}
     done_games = done_steps = rounds = 0
     while True:
-        todo = {
-            v: min(plan.boards, plan.games - played[v])
-            for v in names
-            if decisions[v] is None and played[v] < plan.games
-        }
+        # every undecided variant has played the same rounds: one count for all
+        todo = [v for v in names if decisions[v] is None and played[v] < plan.games]
         if not todo:
             break
-        groups = {v: {"num_envs": n, "config": configs[v]} for v, n in todo.items()}
+        per_variant = min(plan.boards, plan.games - played[todo[0]])
         seed = _round_seed(plan.seed, rounds)
-        pool = Pool(groups, seed=seed, num_threads=plan.num_threads)
-        sp = new_selfplay(pool, plan.pairing, seed)
+        weights = {v: 1.0 for v in todo}
+        boards = per_variant * len(todo)
+        pool = mixed_pool(weights, boards, plan.params, seed, plan.num_threads)
+        spec = RunSpec(
+            weights, boards, seed, plan.players, plan.swap, plan.params, plan.num_threads
+        )
+        source = open_games(pool, spec, ray)
         rounds += 1
         show = None
         if plan.bar is not None:
-            show = functools.partial(_show_after, plan.bar, done_games, done_steps)
-        n, interrupted = play_games(sp, sum(todo.values()), show)
-        g_now, s_now = sp.progress()
+            show = _Offset(plan.bar, done_games, done_steps)
+        done, interrupted = source.play(boards, show)
+        g_now, s_now = source.progress()
+        source.close()
         done_games, done_steps = done_games + g_now, done_steps + s_now
-        for v, group, mine in _by_variant(records(sp), pool):
+        for v, group, mine in _by_variant(done, pool):
             shapes.setdefault(v, _shape_of(group))
             collected[v].append(mine)
             played[v] += len(mine)
             if not interrupted:
                 decisions[v] = _decide(stop, mine["winner"], collected[v], tests[v])
-        if interrupted or n == 0:
+        if interrupted or len(done) == 0:
             break
     if plan.bar:
         plan.bar.update(done_games, done_steps, final=True)
@@ -412,9 +383,16 @@ def _play_until_decided(
     return results, sum(played.values()), rounds
 
 
-def _show_after(bar: Progress, games: int, steps: int, g: int, s: int) -> None:
-    """Progress of a round, after the rounds before it."""
-    bar.update(games + g, steps + s)
+@dataclass
+class _Offset:
+    """Progress of a round, shown after the rounds before it."""
+
+    bar: Progress
+    games: int
+    steps: int
+
+    def update(self, g: int, s: int) -> None:
+        self.bar.update(self.games + g, self.steps + s)
 
 
 def _run_agents(
