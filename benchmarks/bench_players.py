@@ -1,13 +1,20 @@
-"""Strength of the built-in players: JSON lines of match results per variant.
+"""Strength and speed of the built-in players: JSON lines per variant.
 
 Two pairings per variant, seats alternated game by game: the heuristic
-against random, and MCTS (--simulations) against the heuristic. Each line
-gives player A's wins, losses and draws, its win rate with the Wilson 95%
-interval, its score (wins + draws / 2) and the time taken.
+against random, and MCTS (--simulations) against the heuristic; more with
+--pair A,B (any player names). Each line gives player A's wins, losses and
+draws, its win rate with the Wilson 95% interval, its score (wins + draws /
+2), the share of decisive games and the time taken. --speed measures moves
+per second instead: each player moves on every board of a vector env
+(--boards, --threads) for --speed-steps steps from the start of the games.
 
     python benchmarks/bench_players.py                              # every preset
     python benchmarks/bench_players.py --variants freestyle --mcts-games 200
     python benchmarks/bench_players.py --variants gomorpion --param size=15
+    python benchmarks/bench_players.py --variants renju --skip-random --skip-mcts \
+        --pair threat,heuristic --pair threat,mcts:400 --pair-games 200
+    python benchmarks/bench_players.py --variants freestyle --speed \
+        --speed-players random,heuristic,threat,mcts:100
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import time
 
 import fiverow
 from fiverow import players
-from fiverow.cli import parse_params
+from fiverow.cli import parse_params, split_players
 from fiverow.match import Match
 from fiverow.players import Player
 
@@ -42,7 +49,35 @@ def play(
         "a_win_rate": round(rate, 4),
         "a_win_rate_ci95": [round(low, 4), round(high, 4)],
         "a_score": round(score.score, 4),
+        "decisive": round((score.wins + score.losses) / max(score.games, 1), 4),
         "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def speed(variant: str, name: str, boards: int, threads: int, steps: int, params: dict) -> dict:
+    """Moves per second of one player on every board at once (the player's
+    act() only, not the env's step)."""
+    env = fiverow.make_vec(variant, num_envs=boards, seed=1, num_threads=threads, **params)
+    env.reset(seed=1)
+    player = players.make(name)
+    spent = 0.0
+    moves = 0
+    for _ in range(steps):
+        start = time.perf_counter()
+        actions = player.act(env)
+        spent += time.perf_counter() - start
+        moves += boards
+        env.step(actions)
+    return {
+        "variant": variant,
+        "params": params,
+        "player": player.name,
+        "boards": boards,
+        "threads": threads,
+        "steps": steps,
+        "moves": moves,
+        "seconds": round(spent, 2),
+        "moves_per_s": round(moves / spent, 1),
     }
 
 
@@ -59,9 +94,28 @@ def main() -> None:
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--skip-random", action="store_true")
     parser.add_argument("--skip-mcts", action="store_true")
+    parser.add_argument(
+        "--pair", action="append", default=[], metavar="A,B", help="another pairing (A vs B)"
+    )
+    parser.add_argument("--pair-games", type=int, default=200)
+    parser.add_argument("--speed", action="store_true", help="moves per second instead")
+    parser.add_argument("--speed-players", default="random,heuristic,threat,mcts:100")
+    parser.add_argument("--boards", type=int, default=1024)
+    parser.add_argument("--speed-steps", type=int, default=20)
     args = parser.parse_args()
     params = parse_params(args.param)
+    if args.speed:
+        for variant in args.variants.split(","):
+            for name in split_players(args.speed_players):
+                line = speed(variant, name, args.boards, args.threads, args.speed_steps, params)
+                print(json.dumps(line), flush=True)
+        return
     for variant in args.variants.split(","):
+        for pair in args.pair:
+            a, b = split_players(pair)
+            print(
+                json.dumps(play(variant, a, b, args.pair_games, args.threads, params)), flush=True
+            )
         if not args.skip_random:
             print(
                 json.dumps(

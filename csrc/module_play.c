@@ -38,21 +38,23 @@ static int kind_of(PyObject *dict, const char *key, int *out)
     if (!x)
         return 0;
     const char *s = PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
-    static const char *names[] = {"random", "heuristic", "mcts"};
-    for (int k = 0; s && k < 3; k++)
+    static const char *names[] = {"random", "heuristic", "mcts", "threat"};
+    for (int k = 0; s && k < 4; k++)
         if (strcmp(s, names[k]) == 0) {
             *out = k;
             return 0;
         }
-    PyErr_Format(PyExc_ValueError, "player '%s' must be 'random', 'heuristic' or 'mcts'", key);
+    PyErr_Format(PyExc_ValueError, "player '%s' must be 'random', 'heuristic', 'mcts' or 'threat'",
+                 key);
     return -1;
 }
 
 /* A player from a dict {"kind": ..., "simulations": ..., ...}. */
 static int parse_player(PyObject *dict, player_spec *ps)
 {
-    static const char *known[] = {"kind",  "simulations", "rollout", "width", "depth",
-                                  "c_uct", "epsilon",     "seed",    NULL};
+    static const char *known[] = {"kind",  "simulations", "rollout",   "width",
+                                  "depth", "c_uct",       "epsilon",   "seed",
+                                  "nodes", "plies",       "vct_depth", NULL};
     if (!PyDict_Check(dict)) {
         PyErr_SetString(PyExc_TypeError, "a player must be given as a dict");
         return -1;
@@ -74,10 +76,13 @@ static int parse_player(PyObject *dict, player_spec *ps)
         return -1;
     player_spec_default(ps, kind);
     double sims = ps->simulations, width = ps->width, depth = ps->depth, c = ps->c_uct,
-           eps = ps->epsilon, seed = 0;
+           eps = ps->epsilon, seed = 0, nodes = ps->nodes, plies = ps->plies,
+           vct_depth = ps->vct_depth;
     if (kind_of(dict, "rollout", &ps->rollout) || module_get_number(dict, "simulations", &sims) ||
         module_get_number(dict, "width", &width) || module_get_number(dict, "depth", &depth) ||
-        module_get_number(dict, "c_uct", &c) || module_get_number(dict, "epsilon", &eps))
+        module_get_number(dict, "c_uct", &c) || module_get_number(dict, "epsilon", &eps) ||
+        module_get_number(dict, "nodes", &nodes) || module_get_number(dict, "plies", &plies) ||
+        module_get_number(dict, "vct_depth", &vct_depth))
         return -1;
     PyObject *s = PyDict_GetItemString(dict, "seed");
     if (s) {
@@ -89,6 +94,9 @@ static int parse_player(PyObject *dict, player_spec *ps)
     ps->simulations = sims > 2e9 ? -1 : (int)sims;
     ps->width = width > 2e9 ? -1 : (int)width;
     ps->depth = depth > 2e9 ? -1 : (int)depth;
+    ps->nodes = nodes > 2e9 ? -1 : (int)nodes;
+    ps->plies = plies > 2e9 ? -1 : (int)plies;
+    ps->vct_depth = vct_depth > 2e9 ? -1 : (int)vct_depth;
     ps->c_uct = (float)c;
     ps->epsilon = (float)eps;
     const char *why = player_spec_check(ps);

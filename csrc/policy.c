@@ -1,5 +1,5 @@
 /* The players' common face: parameters, scratch memory, decision keys and
- * the dispatch to random, heuristic and MCTS play. */
+ * the dispatch to random, heuristic, MCTS and threat play. */
 #include "policy.h"
 
 #include <math.h>
@@ -8,6 +8,8 @@
 
 #include "game.h"
 #include "rng.h"
+#include "solver.h"
+#include "threat_search.h"
 
 void player_spec_default(player_spec *ps, int kind)
 {
@@ -20,14 +22,28 @@ void player_spec_default(player_spec *ps, int kind)
     ps->c_uct = 1.0f;
     /* MCTS playouts explore; the heuristic player itself does not */
     ps->epsilon = kind == PLAYER_MCTS ? 0.1f : 0.0f;
+    ps->nodes = 100000;
+    ps->plies = 2;
+    ps->vct_depth = 8;
 }
 
 const char *player_spec_check(const player_spec *ps)
 {
-    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_MCTS)
-        return "player must be random, heuristic or mcts";
+    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_THREAT)
+        return "player must be random, heuristic, mcts or threat";
     if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
         return "epsilon must be in [0, 1]";
+    if (ps->kind == PLAYER_THREAT) {
+        if (ps->nodes < 1 || ps->nodes > 1000000000)
+            return "nodes must be in 1..1000000000";
+        if (ps->vct_depth < 1 || ps->vct_depth > SOLVE_MAX_DEPTH)
+            return "vct_depth must be in 1..60";
+        if (ps->plies < 1 || ps->plies > THREAT_SEARCH_MAX_PLIES)
+            return "plies must be in 1..12";
+        if (ps->width < 1 || ps->width > THREAT_SEARCH_MAX_WIDTH)
+            return "width must be in 1..64";
+        return NULL;
+    }
     if (ps->kind != PLAYER_MCTS)
         return NULL;
     if (ps->simulations < 1 || ps->simulations > 1000000)
@@ -76,6 +92,8 @@ void policy_scratch_free(policy_scratch *s)
     free(s->near);
     free(s->path);
     free(s->nodes);
+    solver_free(s->solver);
+    threat_search_free(s->search);
     free(s);
 }
 
@@ -130,6 +148,8 @@ int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, poli
         return a;
     case PLAYER_MCTS:
         return mcts_move(ps, v, b, s, key, policy);
+    case PLAYER_THREAT:
+        return threat_move(ps, v, b, s, key, policy);
     default:
         a = game_random_legal(v, b, key, &ctr);
         if (policy)

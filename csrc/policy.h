@@ -1,4 +1,4 @@
-/* Built-in players: random, heuristic and MCTS, for every variant.
+/* Built-in players: random, heuristic, MCTS and threat, for every variant.
  *
  * A player chooses the action of the seat to act on one board, from the
  * board's state alone, with its randomness drawn from a key the caller
@@ -13,7 +13,7 @@
 
 #include "variant.h"
 
-enum player_kind { PLAYER_RANDOM = 0, PLAYER_HEURISTIC = 1, PLAYER_MCTS = 2 };
+enum player_kind { PLAYER_RANDOM = 0, PLAYER_HEURISTIC = 1, PLAYER_MCTS = 2, PLAYER_THREAT = 3 };
 
 typedef struct player_spec {
     int kind;
@@ -24,7 +24,11 @@ typedef struct player_spec {
     int depth;       /* playout plies before an unfinished playout is scored */
     float c_uct;     /* exploration constant of UCT */
     float epsilon;   /* heuristic playouts: a random candidate with this probability */
-    uint64_t seed;   /* mixed into every decision key */
+    /* threat (and width) */
+    int nodes;     /* moves searched per decision, all searches together */
+    int plies;     /* alpha-beta depth */
+    int vct_depth; /* attacker moves of its VCT searches (VCF: up to SOLVE_MAX_DEPTH / 2) */
+    uint64_t seed; /* mixed into every decision key */
 } player_spec;
 
 /* Defaults of each kind's parameters (and checks with messages). */
@@ -55,6 +59,10 @@ int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, poli
  * legal action, scored 0. */
 int heuristic_candidates(const variant *v, const board_hdr *b, policy_scratch *s, int32_t *cand,
                          float *score, int max);
+/* heuristic_candidates into s->cand / s->score, the best `best` of them
+ * moved to the front, best first (cell order on ties). Returns how many
+ * candidates there are (all of them, not only the best). */
+int heuristic_ranked(const variant *v, const board_hdr *b, policy_scratch *s, int best);
 /* The heuristic player's move (ties broken from key, *ctr); with epsilon, a
  * uniformly random candidate instead with that probability. */
 int heuristic_move(const variant *v, const board_hdr *b, policy_scratch *s, uint64_t key,
@@ -64,8 +72,14 @@ int heuristic_move(const variant *v, const board_hdr *b, policy_scratch *s, uint
 int mcts_move(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
               uint64_t key, float *policy);
 
+/* ---- threat-space search over the heuristic (policy_threat.c) ---- */
+int threat_move(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
+                uint64_t key, float *policy);
+
 /* Scratch internals shared by the policy files. */
 struct mcts_node;
+struct solver;
+struct threat_search;
 struct policy_scratch {
     const variant *v;
     uint8_t *board;  /* one board state for search and greedy trials */
@@ -75,7 +89,9 @@ struct policy_scratch {
     uint64_t *near;  /* [cell words] */
     struct mcts_node *nodes;
     size_t n_nodes, cap_nodes;
-    int32_t *path; /* [max_steps + 1] */
+    int32_t *path;                /* [max_steps + 1] */
+    struct solver *solver;        /* the threat player's, made on first use */
+    struct threat_search *search; /* the same */
 };
 
 #endif

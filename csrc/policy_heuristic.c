@@ -369,6 +369,24 @@ int heuristic_candidates(const variant *v, const board_hdr *b, policy_scratch *s
     return m;
 }
 
+int heuristic_ranked(const variant *v, const board_hdr *b, policy_scratch *s, int best)
+{
+    int n = heuristic_candidates(v, b, s, s->cand, s->score, v->n_actions);
+    for (int i = 0; i < n && i < best; i++) { /* selection: best is small */
+        int top = i;
+        for (int j = i + 1; j < n; j++)
+            if (s->score[j] > s->score[top])
+                top = j;
+        int32_t c = s->cand[i];
+        float sc = s->score[i];
+        s->cand[i] = s->cand[top];
+        s->score[i] = s->score[top];
+        s->cand[top] = c;
+        s->score[top] = sc;
+    }
+    return n;
+}
+
 int heuristic_move(const variant *v, const board_hdr *b, policy_scratch *s, uint64_t key,
                    uint32_t *ctr, float epsilon)
 {

@@ -45,21 +45,8 @@ static int reserve(policy_scratch *s, size_t more)
 static int expand(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
                   int32_t node)
 {
-    int n = heuristic_candidates(v, b, s, s->cand, s->score, v->n_actions);
+    int n = heuristic_ranked(v, b, s, ps->width > 0 ? ps->width : v->n_actions);
     int keep = ps->width > 0 && n > ps->width ? ps->width : n;
-    /* partial selection sort: the `keep` best to the front */
-    for (int i = 0; i < keep; i++) {
-        int best = i;
-        for (int j = i + 1; j < n; j++)
-            if (s->score[j] > s->score[best])
-                best = j;
-        int32_t c = s->cand[i];
-        float sc = s->score[i];
-        s->cand[i] = s->cand[best];
-        s->score[i] = s->score[best];
-        s->cand[best] = c;
-        s->score[best] = sc;
-    }
     if (reserve(s, (size_t)keep))
         keep = 0; /* out of memory: the node stays a leaf */
     mcts_node *parent = &s->nodes[node];

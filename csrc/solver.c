@@ -23,10 +23,6 @@
 #define LINE_CAP (2 * SOLVE_MAX_DEPTH + 4)
 #define TT_BITS 16
 #define CELL_WORDS BITS_WORDS(GEOM_MAX_CELLS)
-/* A quiet move is a threat when it leaves a VCF of at most this depth (a
- * three: an open four and a five, or a four-three). Deeper VCFs would make
- * more moves threats, each with more ways to answer them. */
-#define THREAT_VCF_DEPTH 3
 
 typedef struct tt_entry {
     uint64_t key;
@@ -377,8 +373,54 @@ static int and_four(solver *s, int kind, int p, uint64_t h, int c, int depth, in
     return SOLVE_WIN;
 }
 
-/* The attacker played a quiet threat (VCT) at ply p into p + 1: it must leave
- * a VCF were the defender to pass, and a win after every legal reply. */
+/* After a reply that missed the threat (c2 and its five points): does the
+ * attacker still win at once, or by c2 and then one of two fives? Where a
+ * stone past a five cannot spoil it (every rule but caro), two five points
+ * cannot both be stopped, so no search is needed. Returns the line's length
+ * (into line), 0 when a search must decide. */
+static int threat_stands(solver *s, board_hdr *b, const int16_t threat[3], int16_t *line)
+{
+    const variant *v = s->v;
+    const uint8_t me = (uint8_t)(b->colour + 1), them = (uint8_t)(3 - me);
+    uint64_t allowed[CELL_WORDS];
+    int16_t five[2];
+    threat_allowed(v, b, me, allowed);
+    if (threat_fives(v, b, me, allowed, five, 1)) {
+        line[0] = five[0];
+        return 1;
+    }
+    /* caro: a stone past a five's end spoils it; renju: a black defender's
+     * block may be a foul, and then the line would need another reply */
+    if (v->p.rule == RULE_CARO || (v->p.rule == RULE_RENJU && them == CELL_BLACK) ||
+        b->steps + 2 >= v->max_steps)
+        return 0;
+    uint64_t theirs[CELL_WORDS];
+    threat_allowed(v, b, them, theirs);
+    if (threat_fives(v, b, them, theirs, five, 1))
+        return 0;
+    const int c2 = threat[0];
+    if (!bits_get(allowed, c2))
+        return 0;
+    uint8_t *cells = board_cells(v, b);
+    uint32_t *bits = board_line_bits(v, b, me - 1);
+    cells[c2] = me;
+    if (bits)
+        line_bits_add(&v->g, bits, c2);
+    bits_clear(allowed, c2);
+    int n = threat_fives(v, b, me, allowed, five, 2);
+    if (bits)
+        line_bits_remove(&v->g, bits, c2);
+    cells[c2] = CELL_EMPTY;
+    if (n < 2)
+        return 0;
+    line[0] = (int16_t)c2;
+    line[1] = five[0];
+    line[2] = five[1];
+    return 3;
+}
+
+/* The attacker played a quiet move (VCT) at ply p into p + 1: it must be a
+ * threat, and the attacker must win after every legal reply. */
 static int and_three(solver *s, int p, uint64_t h, int c, int depth, int16_t *out, int *len)
 {
     const variant *v = s->v;
@@ -390,23 +432,22 @@ static int and_three(solver *s, int p, uint64_t h, int c, int depth, int16_t *ou
     int16_t tmp[2];
     if (fives_of(s, cb, them, tmp, 1) > 0)
         return SOLVE_NONE;
-    /* the threat: a VCF if the defender passed */
-    memcpy(at(s, p + 2), cb, v->state_size);
-    pass(v, at(s, p + 2));
     int16_t *threat = line_at(s, p + 1);
-    int threat_len = 0, sub_len = 0;
+    int sub_len = 0;
     uint64_t hc = h ^ stone_key(s, c, me);
-    int threat_depth = depth - 1 < THREAT_VCF_DEPTH ? depth - 1 : THREAT_VCF_DEPTH;
-    res = or_node(s, SOLVE_VCF, p + 2, hc, threat_depth, threat, &threat_len);
-    if (res != SOLVE_WIN)
-        return res;
+    /* a threat: a move that would then make two five points (open four,
+     * double four), were the defender to pass */
+    uint64_t allowed_me[CELL_WORDS];
+    threat_allowed(v, cb, me, allowed_me);
+    if (!threat_open_four_move(v, &s->t, cb, me, allowed_me, c, threat))
+        return SOLVE_NONE;
     /* replies: the threat's cells first (the likeliest defences), the
      * defender's own fours next, then every other legal move */
     int16_t *replies = moves_at(s, p + 1);
     uint64_t listed[CELL_WORDS] = {0}, saved_hint[CELL_WORDS];
     const uint64_t *legal = board_legal_c(v, cb);
     int n = 0;
-    for (int j = 0; j < threat_len; j++)
+    for (int j = 0; j < 3; j++)
         if (bits_get(legal, threat[j]) && !bits_get(listed, threat[j])) {
             bits_set(listed, threat[j]);
             replies[n++] = threat[j];
@@ -428,8 +469,7 @@ static int and_three(solver *s, int p, uint64_t h, int c, int depth, int16_t *ou
     by_potential(s, replies, first_rest, n);
     /* the threat's own moves guide the VCFs below */
     memcpy(saved_hint, s->hint, sizeof(saved_hint));
-    for (int j = 0; j < threat_len; j += 2)
-        bits_set(s->hint, threat[j]);
+    bits_set(s->hint, threat[0]);
     int best_len = -1;
     res = SOLVE_WIN;
     int16_t *line = line_at(s, p + 2);
@@ -443,6 +483,8 @@ static int and_three(solver *s, int p, uint64_t h, int c, int depth, int16_t *ou
         if (gb->status != STATUS_ONGOING) {
             res = ended(s, gb);
             sub_len = 0;
+        } else if ((sub_len = threat_stands(s, gb, threat, line)) > 0) {
+            res = SOLVE_WIN;
         } else {
             res =
                 or_node(s, SOLVE_VCT, p + 2, hc ^ stone_key(s, r, them), depth - 1, line, &sub_len);
@@ -472,6 +514,17 @@ static void order(solver *s, int16_t *list, int n, int best, int by_pot)
         by_potential(s, list, front, n);
     if (best >= 0)
         to_front(list, n, best);
+}
+
+/* The end of an OR node's search at move c (SOLVE_WIN or SOLVE_UNKNOWN). */
+static int won(solver *s, uint64_t h, int c, int res, int sub_len, int16_t *out, int *len)
+{
+    if (res != SOLVE_WIN)
+        return res;
+    out[0] = (int16_t)c;
+    *len = sub_len + 1;
+    tt_claim(s, h)->best = (int16_t)c;
+    return SOLVE_WIN;
 }
 
 static int or_node(solver *s, int kind, int p, uint64_t h, int depth, int16_t *out, int *len)
@@ -510,8 +563,36 @@ static int or_node(solver *s, int kind, int p, uint64_t h, int depth, int16_t *o
         if (forced)
             bits_set(allowed, d[0]);
     }
+    /* VCF: the table's move and the hinted cells first, before any four is
+     * generated: where a position differs little from one already solved
+     * (the replies to a three), the old line usually still wins */
+    uint64_t tried[CELL_WORDS] = {0};
+    if (kind == SOLVE_VCF) {
+        int16_t first[64];
+        int n_first = 0;
+        if (best >= 0 && bits_get(allowed, best))
+            first[n_first++] = (int16_t)best;
+        for (int w = 0; w < BITS_WORDS(v->g.n_cells); w++)
+            for (uint64_t x = s->hint[w] & allowed[w]; x && n_first < 64; x &= x - 1)
+                first[n_first++] = (int16_t)(w * 64 + __builtin_ctzll(x));
+        for (int j = 0; j < n_first; j++) {
+            int c = first[j], sub_len = 0;
+            if (bits_get(tried, c))
+                continue;
+            bits_set(tried, c);
+            if (!threat_is_four(v, b, me, allowed, c))
+                continue;
+            res = and_four(s, kind, p, h, c, depth, out + 1, &sub_len);
+            if (res != SOLVE_NONE)
+                return won(s, h, c, res, sub_len, out, len);
+        }
+    }
     int16_t *list = moves_at(s, p);
-    int n_fours = threat_fours(v, &s->t, b, me, allowed, list, v->g.n_cells), n = n_fours;
+    int n_fours = threat_fours(v, &s->t, b, me, allowed, list, v->g.n_cells), n = 0;
+    for (int j = 0; j < n_fours; j++)
+        if (!bits_get(tried, list[j]))
+            list[n++] = list[j];
+    n_fours = n;
     if (kind == SOLVE_VCT) {
         threat_potential(v, &s->t, b, me, s->potential);
         if (depth >= 3) {
@@ -535,14 +616,8 @@ static int or_node(solver *s, int kind, int p, uint64_t h, int depth, int16_t *o
         int c = list[j], sub_len = 0;
         res = j < n_fours ? and_four(s, kind, p, h, c, depth, out + 1, &sub_len)
                           : and_three(s, p, h, c, depth, out + 1, &sub_len);
-        if (res == SOLVE_UNKNOWN)
-            return res;
-        if (res == SOLVE_WIN) {
-            out[0] = (int16_t)c;
-            *len = sub_len + 1;
-            tt_claim(s, h)->best = (int16_t)c;
-            return SOLVE_WIN;
-        }
+        if (res != SOLVE_NONE)
+            return won(s, h, c, res, sub_len, out, len);
     }
     tt_fail(s, h, kind, depth);
     return SOLVE_NONE;

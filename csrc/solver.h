@@ -9,8 +9,9 @@
  * - after a four, every legal reply after which the attacker has no five
  *   point (for caro these include the cells just past the five; for renju a
  *   black defender cannot block on a forbidden point);
- * - after a three (a move after which, were the defender to pass, the
- *   attacker would have a VCF), every legal reply at all.
+ * - after a three (a quiet move after which, were the defender to pass, the
+ *   attacker could make two five points at once: an open four or a double
+ *   four), every legal reply at all.
  *
  * Depth counts the attacker's moves, the winning five included: a VCF of
  * depth 2 is a four and then a five. A search that runs out of nodes reports

@@ -17,9 +17,11 @@
 #include "variant.h"
 
 typedef struct threat_tables {
-    int k;          /* connect */
-    int n_windows;  /* the k-cell windows of the geometry */
-    int16_t *cells; /* [n_windows * k] */
+    int k;            /* connect */
+    int n_windows;    /* the k-cell windows of the geometry */
+    int16_t *cells;   /* [n_windows * k] */
+    int32_t *by_cell; /* the windows through each cell: [first[c] .. first[c + 1]) */
+    int32_t *first;   /* [n_cells + 1] */
 } threat_tables;
 
 /* NULL when threats are defined for the variant's rule, else why not (a
@@ -45,6 +47,17 @@ int threat_fives(const variant *v, const board_hdr *b, uint8_t stone, const uint
  * written during the call and restored. */
 int threat_fours(const variant *v, const threat_tables *t, board_hdr *b, uint8_t stone,
                  const uint64_t *allowed, int16_t *out, int max);
+
+/* Is c (in `allowed`) a four for `stone` (with no five point now)? The
+ * board is written during the call and restored. */
+int threat_is_four(const variant *v, board_hdr *b, uint8_t stone, const uint64_t *allowed, int c);
+
+/* Does `stone` (c just played) have a move c2 in a window through c that
+ * would make two five points or more (an open four, a double four)? Then
+ * out = {c2, two of its five points}. The board is written during the call
+ * and restored. */
+int threat_open_four_move(const variant *v, const threat_tables *t, board_hdr *b, uint8_t stone,
+                          const uint64_t *allowed, int c, int16_t out[3]);
 
 /* Three candidates: cells of `allowed` in a window that holds k - 3 stones of
  * `stone`, nothing of the other colour, and is not already a four's window

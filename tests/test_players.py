@@ -1,4 +1,4 @@
-"""Built-in players (random, heuristic, MCTS): construction, validation, legal and
+"""Built-in players (random, heuristic, MCTS, threat): construction, validation, legal and
 deterministic actions, tactics (win at once, block), every preset; matches between
 players (fiverow.match)."""
 
@@ -19,14 +19,17 @@ import fiverow
 from fiverow import players
 from fiverow.match import Match, MatchResult, VariantScore
 
-KINDS = ["random", "heuristic", "mcts"]
+KINDS = ["random", "heuristic", "mcts", "threat"]
 SIZE = 15  # freestyle: 15 x 15
 
 
 def player(kind: str, **params) -> players.Player:
-    """A player that stays fast in tests (MCTS: few simulations, short playouts)."""
+    """A player that stays fast in tests (MCTS: few simulations, short playouts;
+    threat: a small node budget)."""
     if kind == "mcts":
         params = {"simulations": 8, "depth": 10, **params}
+    if kind == "threat":
+        params = {"nodes": 3000, **params}
     return players.make(kind, **params)
 
 
@@ -93,6 +96,9 @@ def test_spec_holds_every_parameter():
         "c_uct": 0.5,
         "epsilon": 0.1,
         "seed": 0,
+        "nodes": 100000,
+        "plies": 2,
+        "vct_depth": 8,
     }
 
 
@@ -110,6 +116,14 @@ def test_spec_holds_every_parameter():
         ("mcts", {"c_uct": float("nan")}, ["c_uct"]),
         ("mcts", {"width": -1}, ["width"]),
         ("mcts", {"depth": -1}, ["depth"]),
+        ("threat", {"nodes": 0}, ["nodes"]),
+        ("threat", {"vct_depth": 0}, ["vct_depth"]),
+        ("threat", {"vct_depth": 61}, ["vct_depth"]),
+        ("threat", {"plies": 0}, ["plies"]),
+        ("threat", {"plies": 13}, ["plies"]),
+        ("threat", {"width": 65}, ["width"]),
+        ("threat:5", {}, ["mcts", "threat:5"]),
+        ("threat", {"simulations": 5}, ["simulations", "threat"]),
     ],
 )
 def test_make_rejects_bad_input(name, params, words):
@@ -258,6 +272,7 @@ def four_with_one_open_end(me: str, direction, start=(4, 5)):
 TACTIC_PLAYERS = {
     "heuristic": lambda: players.make("heuristic"),
     "mcts": lambda: players.make("mcts", simulations=50),
+    "threat": lambda: players.make("threat", nodes=3000),
 }
 
 
@@ -617,6 +632,9 @@ def test_ctrl_c_inside_thread_start_goes_to_the_callers_handler():
         ("heuristic(rollout=random)", "unknown parameter.*rollout"),
         ("mcts:100(rollout=greedy)", "'rollout' must be one of heuristic, random"),
         ("heuristic(epsilon=abc)", "'epsilon' must be a number"),
+        ("threat(nodes=2.5)", "'nodes' must be an integer"),
+        ("threat(width=3.5)", "'width' must be an integer"),
+        ("threat(rollout=random)", "unknown parameter.*rollout.*for player 'threat'"),
     ],
 )
 def test_player_parameters_are_checked_not_truncated(name, message):
@@ -626,7 +644,14 @@ def test_player_parameters_are_checked_not_truncated(name, message):
 
 @pytest.mark.parametrize(
     "name",
-    ["random(seed=3)", "heuristic(epsilon=0.1)", "mcts:50(c_uct=2)", "mcts:100(rollout=random)"],
+    [
+        "random(seed=3)",
+        "heuristic(epsilon=0.1)",
+        "mcts:50(c_uct=2)",
+        "mcts:100(rollout=random)",
+        "threat",
+        "threat(nodes=5000,vct_depth=6)",
+    ],
 )
 def test_player_names_read_back(name):
     player = players.make(name)

@@ -228,8 +228,9 @@ SELFPLAY = [
 @pytest.mark.parametrize("preset,overrides", SELFPLAY, ids=[f"{p}-{o}" for p, o in SELFPLAY])
 def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides):
     """Heuristic against MCTS (heuristic playouts), every step recorded with its
-    observation and policy and written to HDF5; each game replayed from its keys
-    reproduces the recorded observations."""
+    observation and policy and written to HDF5, then the threat player against
+    the heuristic; each game replayed from its keys reproduces the recorded
+    observations."""
     p = params_text(preset, **overrides)
     out_file = tmp_path / "games.h5"
     script = [
@@ -237,6 +238,7 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
         f"selfplay 4 1 2 12 1 1 {out_file}",
         f"selfplay 6 0 0 1 1 0 {tmp_path / 'fast.h5'} 2",
         "selfplay 6 0 0 1 1 0 -",
+        "selfplay 2 3 1 1000 1 1 -",
     ]
     out = run(driver, "\n".join(script) + "\n")
     assert out[0].startswith("ok"), out

@@ -432,3 +432,32 @@ def test_depth_two_vcf_matches_brute_force(preset, params):
         assert (solve.vcf(env, i, max_depth=2) is not None) == expected, i
         seen[expected] += 1
     assert seen[True] >= 1 and seen[False] >= 1
+
+
+@pytest.mark.parametrize(
+    "preset,params",
+    [
+        ("freestyle", {"size": 11}),
+        ("renju", {"size": 11}),
+        ("caro", {"size": 11, "caro_ends": "not_both_blocked"}),
+    ],
+)
+def test_vct_lines_replay_to_a_win(preset, params):
+    """Every VCT line is legal move by move and ends with the attacker's five;
+    where the defender had a choice the line shows one reply."""
+    env = random_positions(preset, 64, 30, seed=9, **params)
+    lines = solve.vct_all(env, max_depth=6, max_nodes=20000)
+    lab = Lab(preset, **params)
+    found = 0
+    for i, line in enumerate(lines):
+        if line is None:
+            continue
+        found += 1
+        attacker = env.board(i)["seat"]
+        state = env.get_state(i)
+        for a in line:
+            after = lab.play([state], [a])[0]
+            assert a in lab.state_info(state)["legal"], (i, line)
+            state = after["state"]
+        assert after["status"] == 1 and after["winner"] == attacker, (i, line)
+    assert found >= 3

@@ -31,7 +31,8 @@
  *                                    win; prints wins, unknowns
  *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH [CHUNKS]
  *                                    GAMES games of player kinds K0 / K1 (MCTS
- *                                    with SIMS simulations), recording OBS /
+ *                                    with SIMS simulations, threat with SIMS
+ *                                    nodes per decision), recording OBS /
  *                                    POLICY, written to PATH ("-": not
  *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
  *                                    the last round is replayed and compared;
@@ -476,6 +477,7 @@ static void cmd_selfplay(char *args)
     player_spec_default(&ps[0], k0);
     player_spec_default(&ps[1], k1);
     ps[0].simulations = ps[1].simulations = sims;
+    ps[0].nodes = ps[1].nodes = sims;
     ps[0].depth = ps[1].depth = 20;
     char err[1024];
     selfplay *sp = selfplay_new(B, ps, 11, 1, record_obs, record_policy, err, sizeof(err));

@@ -359,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--black",
         default="random",
         help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations), "
+        "threat (parameters in parentheses: threat(nodes=50000)), "
         "or a Gomocup engine, gomocup:COMMAND (one variant per run)",
     )
     p.add_argument("--white", default=None, help="player of the second seat (default: --black)")

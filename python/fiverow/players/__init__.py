@@ -1,4 +1,4 @@
-"""Built-in players, in C: ``random``, ``heuristic`` and ``mcts``.
+"""Built-in players, in C: ``random``, ``heuristic``, ``mcts`` and ``threat``.
 
 >>> import fiverow
 >>> from fiverow import players
@@ -24,31 +24,43 @@ import numpy.typing as npt
 from .. import _core
 from ..env.pool import MAX_SEED, Pool
 
-KINDS = ("random", "heuristic", "mcts")
+KINDS = ("random", "heuristic", "mcts", "threat")
 ROLLOUTS = ("heuristic", "random")
 #: The parameters each kind uses (every kind takes ``seed``).
 KIND_PARAMS = {
     "random": ("seed",),
     "heuristic": ("epsilon", "seed"),
     "mcts": ("simulations", "rollout", "width", "depth", "c_uct", "epsilon", "seed"),
+    "threat": ("nodes", "plies", "width", "vct_depth", "seed"),
 }
-_MCTS_SHOWN = ("rollout", "width", "depth", "c_uct", "epsilon")
+_SHOWN = {
+    "heuristic": ("epsilon",),
+    "mcts": ("rollout", "width", "depth", "c_uct", "epsilon"),
+    "threat": ("nodes", "plies", "width", "vct_depth"),
+}
 
 
 @dataclass(frozen=True)
 class Player:
-    """A built-in player and its parameters (the MCTS ones matter for ``mcts``).
+    """A built-in player and its parameters (each kind uses its own: see
+    ``KIND_PARAMS``).
 
     - ``simulations``: playouts per move.
     - ``rollout``: the playout policy, ``"heuristic"`` (epsilon-greedy) or ``"random"``.
     - ``width``: children per tree node, the heuristic's best candidates (0: every
-      legal action).
+      legal action); ``threat``: moves per alpha-beta node, by their line windows
+      (1..64).
     - ``depth``: playout plies before an unfinished playout counts as a draw (or,
       in scoring games, as won by the seat ahead).
     - ``c_uct``: exploration constant.
     - ``epsilon``: the probability of a random candidate instead of the best, in
       heuristic moves: the heuristic player's own (default 0) or MCTS playouts'
       (default 0.1). A little makes heuristic self-play games differ.
+    - ``nodes`` (``threat``): moves its searches (VCF and VCT, its own and its
+      opponent's, and alpha-beta) may play per decision, all together.
+    - ``plies`` (``threat``): alpha-beta depth (moves that answer a five do
+      not count).
+    - ``vct_depth`` (``threat``): attacker moves of its VCT searches.
     - ``seed``: mixed into every decision's random stream.
     """
 
@@ -60,6 +72,9 @@ class Player:
     c_uct: float = 1.0
     epsilon: float | None = None  # None: 0 for the heuristic, 0.1 for MCTS playouts
     seed: int = 0
+    nodes: int = 100000
+    plies: int = 2
+    vct_depth: int = 8
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -72,7 +87,7 @@ class Player:
     def _check_types(self) -> None:
         """Whole numbers where the C core counts, real numbers where it weighs,
         so that no value is silently truncated (and the name reads back)."""
-        for key in ("simulations", "width", "depth", "seed"):
+        for key in ("simulations", "width", "depth", "seed", "nodes", "plies", "vct_depth"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
                 raise ValueError(f"player '{key}' must be an integer, got {value!r}")
@@ -92,12 +107,13 @@ class Player:
     @property
     def name(self) -> str:
         """Short name, which :func:`make` reads back: ``random``, ``heuristic``,
-        ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``
-        (parameters shown where they differ from the defaults)."""
+        ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``,
+        ``threat``, ``threat(nodes=50000)`` (parameters shown where they differ
+        from the defaults)."""
         if self.kind == "random":
             return f"random(seed={self.seed})" if self.seed else "random"
         defaults = Player(kind=self.kind)
-        shown = ("epsilon",) if self.kind == "heuristic" else _MCTS_SHOWN
+        shown = _SHOWN[self.kind]
         changed = [
             f"{k}={getattr(self, k):g}"
             if isinstance(getattr(self, k), float)
@@ -120,8 +136,8 @@ class Player:
         """Actions for every board of a vector env (0 where an episode has ended,
         which a next-step autoreset ignores). With ``policy=True`` also the
         player's distribution over the actions, ``float32[num_envs, n_actions]``
-        (MCTS: visit counts; heuristic: its best moves, evenly; random: uniform
-        over the legal actions)."""
+        (MCTS: visit counts; heuristic: its best moves, evenly; threat: its
+        move; random: uniform over the legal actions)."""
         pool, name = _pool_of(env)
         if name is None:
             raise TypeError("act() takes a vector env; use act_pool() for a pool of several groups")
@@ -161,9 +177,10 @@ def _parse_value(text: str) -> Any:
 
 def make(name: str | Player = "random", **params: Any) -> Player:
     """A player by name: ``make("heuristic")``, ``make("mcts", simulations=400)``,
-    ``make("mcts:200")`` (the number after the colon is ``simulations``), or
-    with parameters in parentheses, as :attr:`Player.name` writes them:
-    ``make("heuristic(epsilon=0.1)")``, ``make("mcts:100(rollout=random)")``;
+    ``make("mcts:200")`` (the number after the colon is ``simulations``),
+    ``make("threat")``, or with parameters in parentheses, as
+    :attr:`Player.name` writes them: ``make("heuristic(epsilon=0.1)")``,
+    ``make("mcts:100(rollout=random)")``, ``make("threat(nodes=50000)")``;
     ``make("gomocup:./pbrain-rapfi")`` (settings: ``gomocup(timeout_turn=1000):CMD``)
     is an external engine, :class:`fiverow.engines.Gomocup`."""
     if isinstance(name, Player):
