@@ -11,6 +11,9 @@ from setuptools import Extension, setup
 # x86-64-v3 adds BMI2 (pdep, used to pick a random legal action without a
 # branch) and AVX2; v2 still has popcnt. Chosen from the building CPU, since
 # the extension is built where it runs; FIVEROW_MARCH overrides ("" for none).
+# FIVEROW_DISPATCH=1 (make wheel) builds for any x86-64 instead: x86-64-v2 as
+# a whole, the hot loops also for x86-64-v3, chosen at load (csrc/dispatch.h).
+# CFLAGS=-DFIVEROW_NO_INTRINSICS with FIVEROW_MARCH="" leaves portable C only.
 _V3_FLAGS = {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"}
 
 
@@ -32,9 +35,13 @@ def compile_args() -> list[str]:
             # quarter of its speed; the core has no signed overflow (the
             # sanitizer build in the tests checks that without -fwrapv).
             "-fno-wrapv"]
-    march = os.environ.get("FIVEROW_MARCH", default_march())
+    dispatch = os.environ.get("FIVEROW_DISPATCH", "") not in ("", "0")
+    x86 = platform.machine() in ("x86_64", "AMD64")
+    march = os.environ.get("FIVEROW_MARCH", ("x86-64-v2" if x86 else "") if dispatch else default_march())
     if march:
         args.append(f"-march={march}")
+    if dispatch:
+        args.append("-DFIVEROW_DISPATCH")
     return args
 
 
