@@ -8,7 +8,7 @@ EXT_STAMP := $(VENV)/.extension
 C_SOURCES := $(wildcard csrc/*.c csrc/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup sysdeps browser build run test bench lint format clean wheel sdist test-portable
+.PHONY: all setup sysdeps browser build run test bench lint format clean wheel sdist test-portable docs
 
 all: test
 
@@ -82,6 +82,13 @@ test-portable: setup
 
 sdist: setup
 	$(PY) -m build --sdist --no-isolation --outdir dist .
+
+# The documentation site (Sphinx, furo, MyST) with warnings as errors, then
+# looked at in a headless browser (screenshots in docs/screenshots/).
+docs: build browser
+	rm -rf docs/_build
+	$(PY) -m sphinx -W --keep-going -b html docs docs/_build/html
+	$(PY) docs/check_site.py docs/_build/html
 
 lint: setup
 	$(VENV)/bin/ruff check python tests benchmarks examples

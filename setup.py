@@ -28,6 +28,10 @@ def default_march() -> str:
     return "x86-64-v3" if _V3_FLAGS <= set(flags) else "x86-64-v2"
 
 
+def dispatch_build() -> bool:
+    return os.environ.get("FIVEROW_DISPATCH", "") not in ("", "0")
+
+
 def compile_args() -> list[str]:
     args = ["-O3", "-fopenmp", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing", "-flto=auto",
             "-fvisibility=hidden", "-fno-semantic-interposition",
@@ -35,13 +39,15 @@ def compile_args() -> list[str]:
             # quarter of its speed; the core has no signed overflow (the
             # sanitizer build in the tests checks that without -fwrapv).
             "-fno-wrapv"]
-    dispatch = os.environ.get("FIVEROW_DISPATCH", "") not in ("", "0")
+    dispatch = dispatch_build()
     x86 = platform.machine() in ("x86_64", "AMD64")
-    march = os.environ.get("FIVEROW_MARCH", ("x86-64-v2" if x86 else "") if dispatch else default_march())
+    baseline = "x86-64-v2" if x86 else ""
+    march = os.environ.get("FIVEROW_MARCH", baseline if dispatch else default_march())
     if march:
         args.append(f"-march={march}")
     if dispatch:
-        args.append("-DFIVEROW_DISPATCH")
+        # -g0: the wheel ships no debug info (CPython's CFLAGS carry -g)
+        args += ["-DFIVEROW_DISPATCH", "-g0"]
     return args
 
 
@@ -76,7 +82,8 @@ if __name__ == "__main__":
                 sources=sorted(glob.glob("csrc/*.c")),
                 depends=sorted(glob.glob("csrc/*.h")),
                 extra_compile_args=compile_args() + hdf5_cflags,
-                extra_link_args=["-fopenmp", "-flto=auto", "-O3", *hdf5_ldflags],
+                extra_link_args=["-fopenmp", "-flto=auto", "-O3", *hdf5_ldflags]
+                + (["-g0"] if dispatch_build() else []),
             )
         ]
     )

@@ -42,6 +42,8 @@ def run_build(path: str, args: argparse.Namespace) -> tuple[str, list[dict]]:
         args.threads,
         "--repeats",
         str(args.repeats),
+        "--clock",
+        args.clock,
     ]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     rows = [json.loads(line) for line in out.splitlines()]
@@ -60,6 +62,7 @@ def main() -> None:
     parser.add_argument("--threads", default="1")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clock", default="wall", choices=["wall", "process"])
     args = parser.parse_args()
     builds = []
     for spec in args.build:

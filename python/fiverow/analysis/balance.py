@@ -77,6 +77,8 @@ class StopRule:
 
 @dataclass
 class VariantResult:
+    """One variant's outcomes in a balance study."""
+
     variant: str
     outcomes: Outcomes
     lengths: npt.NDArray[np.int64]
@@ -84,6 +86,7 @@ class VariantResult:
     decision: str | None = None  # the stop rule's verdict, if one was used
 
     def summary(self) -> dict[str, Any]:
+        """The variant's rates, first-seat advantage and lengths (its JSON entry)."""
         rates = self.outcomes.rates()
         adv = self.outcomes.advantage()
         return {
@@ -101,6 +104,8 @@ class VariantResult:
 
 @dataclass
 class BalanceReport:
+    """A balance study: each variant's results and the comparisons between them."""
+
     results: list[VariantResult]
     comparisons: list[Comparison]
     settings: dict[str, Any]
@@ -127,6 +132,7 @@ class BalanceReport:
         return "\n".join(lines)
 
     def markdown(self, plots: Sequence[str] = ()) -> str:
+        """The report as Markdown (report.md), linking the given plot files."""
         s = self.settings
         lines = [
             "# Variant balance",
@@ -180,6 +186,7 @@ class BalanceReport:
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict (report.json)."""
         return {
             "settings": self.settings,
             "variants": [r.summary() for r in self.results],

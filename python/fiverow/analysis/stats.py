@@ -56,6 +56,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 def normal_cdf(x: float) -> float:
+    """The standard normal distribution function at ``x``."""
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
@@ -78,6 +79,7 @@ class Outcomes:
 
     @property
     def games(self) -> int:
+        """Number of games counted."""
         return self.first_wins + self.draws + self.second_wins
 
     def rates(self) -> dict[str, tuple[float, float, float]]:
@@ -376,6 +378,7 @@ class Ratings:
     high: npt.NDArray[np.float64]
 
     def as_dict(self) -> dict[str, tuple[float, float, float]]:
+        """Each player's rating with its interval: ``{name: (elo, low, high)}``."""
         return {
             p: (float(e), float(lo), float(hi))
             for p, e, lo, hi in zip(self.players, self.elo, self.low, self.high, strict=True)
