@@ -153,6 +153,7 @@ def scratch(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_page_blocks_run(page, scratch, monkeypatch):
     monkeypatch.chdir(scratch)
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(scratch / "minari"))  # not ~/.minari
     namespace: dict = {"__name__": f"doc_{page.stem}", "fiverow": fiverow}
     for lang, text in blocks(page):
         marked = any(MARK in line for line in text.splitlines() if line.lstrip().startswith("#"))
