@@ -8,7 +8,7 @@ EXT_STAMP := $(VENV)/.extension
 C_SOURCES := $(wildcard csrc/*.c csrc/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup sysdeps browser build run test bench lint format clean
+.PHONY: all setup sysdeps browser build run test bench lint format clean wheel sdist test-portable docs
 
 all: test
 
@@ -58,6 +58,38 @@ test: build browser
 bench: build
 	$(PY) benchmarks/bench_step.py
 
+# A wheel for any x86-64 (csrc/dispatch.h) with the HDF5 C library inside
+# (fiverow.libs/, by auditwheel), built from the sdist so that nothing of this
+# tree's own build (objects compiled for this CPU) leaks in; both go to dist/.
+wheel: setup
+	rm -rf build/wheel
+	FIVEROW_DISPATCH=1 $(PY) -m build --no-isolation --outdir build/wheel .
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair --wheel-dir dist build/wheel/*.whl
+	cp build/wheel/*.tar.gz dist/
+
+# The portable C (no -march, no CPU intrinsics: what a compiler for any CPU
+# family builds) in its own tree, through the tests of the rules and the envs.
+PORTABLE_TESTS := tests/test_golden.py tests/test_rules_lines.py tests/test_renju_rule.py \
+	tests/test_gomorpion.py tests/test_hex.py tests/test_modlinseq.py tests/test_determinism.py \
+	tests/test_state.py
+test-portable: setup
+	rm -rf build/portable && mkdir -p build/portable && cp -r python/fiverow build/portable/
+	rm -f build/portable/fiverow/*.so
+	FIVEROW_MARCH= CFLAGS=-DFIVEROW_NO_INTRINSICS $(PY) setup.py -q build_ext \
+		--build-lib build/portable --build-temp build/portable-obj --force
+	PYTHONPATH=build/portable $(PY) -c 'import fiverow; assert fiverow.__file__.startswith("$(CURDIR)/build/portable")'
+	PYTHONPATH=build/portable $(PY) -m pytest -q -p no:cacheprovider $(PORTABLE_TESTS)
+
+sdist: setup
+	$(PY) -m build --sdist --no-isolation --outdir dist .
+
+# The documentation site (Sphinx, furo, MyST) with warnings as errors, then
+# looked at in a headless browser (screenshots in docs/screenshots/).
+docs: build browser
+	rm -rf docs/_build
+	$(PY) -m sphinx -W --keep-going -b html docs docs/_build/html
+	$(PY) docs/check_site.py docs/_build/html
+
 lint: setup
 	$(VENV)/bin/ruff check python tests benchmarks examples
 	$(VENV)/bin/ruff format --check python tests benchmarks examples
@@ -70,4 +102,4 @@ format: setup
 	$(VENV)/bin/clang-format -i csrc/*.c csrc/*.h tests/c/*.c
 
 clean:
-	rm -rf build $(VENV) python/fiverow/*.so tests/c/build .pytest_cache
+	rm -rf build dist $(VENV) python/fiverow/*.so tests/c/build .pytest_cache

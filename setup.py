@@ -11,6 +11,9 @@ from setuptools import Extension, setup
 # x86-64-v3 adds BMI2 (pdep, used to pick a random legal action without a
 # branch) and AVX2; v2 still has popcnt. Chosen from the building CPU, since
 # the extension is built where it runs; FIVEROW_MARCH overrides ("" for none).
+# FIVEROW_DISPATCH=1 (make wheel) builds for any x86-64 instead: x86-64-v2 as
+# a whole, the hot loops also for x86-64-v3, chosen at load (csrc/dispatch.h).
+# CFLAGS=-DFIVEROW_NO_INTRINSICS with FIVEROW_MARCH="" leaves portable C only.
 _V3_FLAGS = {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"}
 
 
@@ -25,6 +28,10 @@ def default_march() -> str:
     return "x86-64-v3" if _V3_FLAGS <= set(flags) else "x86-64-v2"
 
 
+def dispatch_build() -> bool:
+    return os.environ.get("FIVEROW_DISPATCH", "") not in ("", "0")
+
+
 def compile_args() -> list[str]:
     args = ["-O3", "-fopenmp", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing", "-flto=auto",
             "-fvisibility=hidden", "-fno-semantic-interposition",
@@ -32,9 +39,15 @@ def compile_args() -> list[str]:
             # quarter of its speed; the core has no signed overflow (the
             # sanitizer build in the tests checks that without -fwrapv).
             "-fno-wrapv"]
-    march = os.environ.get("FIVEROW_MARCH", default_march())
+    dispatch = dispatch_build()
+    x86 = platform.machine() in ("x86_64", "AMD64")
+    baseline = "x86-64-v2" if x86 else ""
+    march = os.environ.get("FIVEROW_MARCH", baseline if dispatch else default_march())
     if march:
         args.append(f"-march={march}")
+    if dispatch:
+        # -g0: the wheel ships no debug info (CPython's CFLAGS carry -g)
+        args += ["-DFIVEROW_DISPATCH", "-g0"]
     return args
 
 
@@ -69,7 +82,8 @@ if __name__ == "__main__":
                 sources=sorted(glob.glob("csrc/*.c")),
                 depends=sorted(glob.glob("csrc/*.h")),
                 extra_compile_args=compile_args() + hdf5_cflags,
-                extra_link_args=["-fopenmp", "-flto=auto", "-O3", *hdf5_ldflags],
+                extra_link_args=["-fopenmp", "-flto=auto", "-O3", *hdf5_ldflags]
+                + (["-g0"] if dispatch_build() else []),
             )
         ]
     )

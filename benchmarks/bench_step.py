@@ -21,12 +21,12 @@ import time
 import fiverow
 
 
-def measure(fn, work: int, repeats: int) -> tuple[float, float]:
+def measure(fn, work: int, repeats: int, clock=time.perf_counter) -> tuple[float, float]:
     rates = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        rates.append(work / (time.perf_counter() - start))
+        rates.append(work / (clock() - start))
     return statistics.median(rates), max(rates)
 
 
@@ -38,6 +38,7 @@ def bench(
     repeats: int,
     rollout_steps: int,
     python_steps: int,
+    clock: str = "wall",
 ) -> list[dict]:
     env = fiverow.make_vec(
         variant, num_envs=num_envs, seed=0, num_threads=threads, observation=observation
@@ -54,7 +55,8 @@ def bench(
         ("rollout", lambda: env.rollout(rollout_steps), num_envs * rollout_steps),
         ("step", python_loop, num_envs * python_steps),
     ):
-        median, best = measure(fn, work, repeats)
+        timer = time.process_time if clock == "process" else time.perf_counter
+        median, best = measure(fn, work, repeats, timer)
         out.append(
             {
                 "variant": variant,
@@ -62,6 +64,7 @@ def bench(
                 "observation": observation,
                 "num_envs": num_envs,
                 "threads": threads,
+                "clock": clock,
                 "steps_per_s": round(best),
                 "median_steps_per_s": round(median),
             }
@@ -81,6 +84,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--rollout-steps", type=int, default=500)
     parser.add_argument("--python-steps", type=int, default=100)
+    parser.add_argument(
+        "--clock",
+        default="wall",
+        choices=["wall", "process"],
+        help="process: CPU seconds of this process (1 thread on a loaded machine)",
+    )
     args = parser.parse_args()
     for variant in args.variants.split(","):
         results = {}
@@ -93,6 +102,7 @@ def main() -> None:
                 args.repeats,
                 args.rollout_steps,
                 args.python_steps,
+                args.clock,
             ):
                 print(json.dumps(row), flush=True)
                 results[(row["mode"], threads)] = row["steps_per_s"]

@@ -310,7 +310,7 @@ void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks)
     }
 }
 
-int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs)
+FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs)
 {
     int any_error = 0;
 #pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
@@ -364,7 +364,7 @@ int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int m
     return n;
 }
 
-void batch_sample(batch *b)
+FIVEROW_HOT void batch_sample(batch *b)
 {
 #pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
     for (int gi = 0; gi < b->n_groups; gi++) {
@@ -380,7 +380,7 @@ void batch_sample(batch *b)
     }
 }
 
-void batch_rollout(batch *b, int steps, rollout_stats *st)
+FIVEROW_HOT void batch_rollout(batch *b, int steps, rollout_stats *st)
 {
     int64_t n_steps = 0, episodes = 0, w0 = 0, w1 = 0, draws = 0, truncs = 0, len_sum = 0;
 #pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))                              \

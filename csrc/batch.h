@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dispatch.h"
 #include "variant.h"
 
 enum autoreset_mode { AUTORESET_NEXT_STEP = 0, AUTORESET_SAME_STEP = 1, AUTORESET_DISABLED = 2 };
@@ -88,7 +89,8 @@ void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks);
 
 /* One step of every board with actions[g][i]. Returns the number of errors
  * (written to errs, at most max_errs); when it is not 0 no board changed. */
-int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs);
+FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error *errs,
+                           int max_errs);
 
 /* Start episode number `episode` of board i (its random streams derive from
  * the board's key and that number; outputs are not written: for players
@@ -98,11 +100,11 @@ void batch_start_episode(batch *b, int g, int i, uint32_t episode);
 void batch_rekey(batch *b, uint64_t seed);
 
 /* Uniformly random legal actions into out.sampled (0 where the board is done). */
-void batch_sample(batch *b);
+FIVEROW_HOT void batch_sample(batch *b);
 
 /* Every board plays `steps` random legal moves on its own, resetting at once
  * when an episode ends; outputs are rewritten at the end. */
-void batch_rollout(batch *b, int steps, rollout_stats *stats);
+FIVEROW_HOT void batch_rollout(batch *b, int steps, rollout_stats *stats);
 
 /* Threads a parallel region over this batch may use (1 in a forked child). */
 int batch_team_size(const batch *b);

@@ -5,8 +5,22 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__BMI2__)
+#include "dispatch.h"
+
+/* pdep (BMI2) in three builds: compiled in where the whole build targets a
+ * BMI2 CPU (a source build, setup.py: FIVEROW_MARCH); behind a test of the
+ * CPU read at load in the portable wheel (FIVEROW_DISPATCH); never with
+ * FIVEROW_NO_INTRINSICS, which leaves only portable C for any compiler and
+ * CPU family. */
+#if defined(__BMI2__) && !defined(FIVEROW_NO_INTRINSICS)
+#define BITS_PDEP_BUILTIN 1
 #include <immintrin.h>
+#elif FIVEROW_CPU_DISPATCH && !defined(FIVEROW_NO_INTRINSICS)
+#define BITS_PDEP_AT_RUN_TIME 1
+__attribute__((target("bmi2"))) static inline int bits_select64_pdep(uint64_t x, int k)
+{
+    return __builtin_ctzll(__builtin_ia32_pdep_di(1ULL << k, x));
+}
 #endif
 
 #define BITS_WORDS(n) (((n) + 63) / 64)
@@ -39,16 +53,16 @@ static inline int bits_count(const uint64_t *w, int n_words)
     return c;
 }
 
-/* Bit j of x moved to byte j. */
+/* Bit j of x (x < 256) moved to byte j. */
 static inline uint64_t bits_spread8(unsigned x)
 {
-#if defined(__BMI2__)
+#if BITS_PDEP_BUILTIN
     return _pdep_u64(x, 0x0101010101010101ULL);
 #else
-    uint64_t r = 0;
-    for (int j = 0; j < 8; j++)
-        r |= (uint64_t)((x >> j) & 1u) << (8 * j);
-    return r;
+    /* x copied into every byte, byte j keeps bit j, and adding 0x7f carries
+     * that bit (whichever it is) into the byte's top bit */
+    uint64_t r = ((uint64_t)x * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+    return ((r + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
 #endif
 }
 
@@ -78,9 +92,13 @@ static inline void bits_to_bytes_changed(const uint64_t *before, const uint64_t 
 /* Position of the k-th set bit of x (k < popcount(x)), without branches. */
 static inline int bits_select64(uint64_t x, int k)
 {
-#if defined(__BMI2__)
+#if BITS_PDEP_BUILTIN
     return __builtin_ctzll(_pdep_u64(1ULL << k, x));
 #else
+#if BITS_PDEP_AT_RUN_TIME
+    if (fiverow_cpu_has_bmi2)
+        return bits_select64_pdep(x, k);
+#endif
     /* broadword select: byte popcounts, their prefix sums, then the byte
      * holding the k-th bit and a scan inside that byte */
     uint64_t s = x - ((x >> 1) & 0x5555555555555555ULL);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dispatch.h"
 #include "game.h"
 #include "h5writer.h"
 #include "policy.h"
@@ -668,6 +669,11 @@ static PyObject *core_hdf5_version(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a
     return Py_BuildValue("III", maj, min, rel);
 }
 
+static PyObject *core_cpu_path(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
+{
+    return PyUnicode_FromString(fiverow_cpu_path());
+}
+
 static PyMethodDef play_functions[] = {
     {"act", core_act, METH_VARARGS,
      "act(batch, player, actions[, policies]): a built-in player's actions on every board."},
@@ -676,6 +682,8 @@ static PyMethodDef play_functions[] = {
     {"pack", core_pack, METH_VARARGS, "Pack a dataset left by an interrupted run."},
     {"assemble", core_assemble, METH_VARARGS, "The file of a run played in shards."},
     {"hdf5_version", core_hdf5_version, METH_NOARGS, "Version of the HDF5 library linked."},
+    {"cpu_path", core_cpu_path, METH_NOARGS,
+     "Code path this CPU runs: 'x86-64-v3' or 'baseline' (wheel), 'compiled' (source build)."},
     {NULL, NULL, 0, NULL}};
 
 int module_play_add(PyObject *m)

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#if defined(__SSSE3__)
+#if defined(__SSSE3__) && !defined(FIVEROW_NO_INTRINSICS)
 #include <immintrin.h>
 #define PLANE_MAP_SIMD 1
 #else

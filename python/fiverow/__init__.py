@@ -21,21 +21,16 @@ import importlib
 import importlib.abc
 import importlib.util
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from . import data, players, render
+from ._version import __version__
 from .env.config import VariantConfig, param_specs, preset_names, resolve, variants
 from .env.pool import Pool
 from .env.registration import env_id, register_envs
 from .env.single import FiverowEnv, make
 from .env.vector import FiverowVectorEnv, make_vec
 from .players.match import Match
-
-try:
-    __version__ = version("fiverow")
-except PackageNotFoundError:  # running from a source tree without installing
-    __version__ = "0.0.0"
 
 # Public module names -> the module's home. `import fiverow.stats` and
 # `fiverow.stats` both give the moved module itself (not a copy), so code and

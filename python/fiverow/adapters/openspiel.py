@@ -204,6 +204,7 @@ class FiverowGame(pyspiel.Game):
         return FiverowState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        """OpenSpiel's observer: the board planes as the observed player sees them."""
         if iig_obs_type is None or (not iig_obs_type.perfect_recall and _own_view(iig_obs_type)):
             return BoardObserver(self, params)
         if not self.chance:
@@ -243,6 +244,7 @@ class FiverowState(pyspiel.State):
     # ---- OpenSpiel's State API ----
 
     def current_player(self) -> int:
+        """OpenSpiel's player to act: 0 or 1, or the chance / terminal player id."""
         if self._terminal:
             return int(pyspiel.PlayerId.TERMINAL)
         if self._chance:
@@ -253,6 +255,7 @@ class FiverowState(pyspiel.State):
         return np.flatnonzero(np.frombuffer(self._mask, dtype=np.uint8)).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance node's outcomes with their probabilities (none at a player's node)."""
         return _ENGINES[self._key].chance_outcomes if self._chance else []
 
     def _apply_action(self, action: int) -> None:
@@ -278,12 +281,15 @@ class FiverowState(pyspiel.State):
         return _ENGINES[self._key].action_names[action]
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self._terminal
 
     def returns(self) -> list[float]:
+        """Each player's total reward so far (the outcome once the game is over)."""
         return list(self._returns)
 
     def rewards(self) -> list[float]:
+        """Each player's reward of the last action."""
         return list(self._rewards)
 
     def __str__(self) -> str:
@@ -311,6 +317,7 @@ class BoardObserver:
         self._hands = game.chance  # MODLINSEQ: hidden hands
 
     def set_from(self, state: FiverowState, player: int) -> None:
+        """Fill ``tensor`` with the board as ``player`` sees it."""
         if state._chance:
             self.tensor.fill(0)
             return
@@ -318,6 +325,7 @@ class BoardObserver:
         self.tensor[:] = engine.pool.observe(self._name, 0, player).reshape(-1)
 
     def string_from(self, state: FiverowState, player: int) -> str:
+        """The board as text, for ``player``."""
         if state._chance:
             return ""
         text = str(state)

@@ -19,6 +19,8 @@ from .stats import Comparison, Outcomes, Ratings, holm_tested, length_summary
 
 @dataclass
 class VariantResult:
+    """One variant's outcomes in a balance study."""
+
     variant: str
     outcomes: Outcomes
     lengths: npt.NDArray[np.int64]
@@ -28,6 +30,7 @@ class VariantResult:
     winners: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def summary(self, level: float = 0.95) -> dict[str, Any]:
+        """The variant's rates, first-seat advantage and lengths (its JSON entry)."""
         rates = self.outcomes.rates(level)
         adv = self.outcomes.advantage(level=level)
         return {
@@ -52,6 +55,8 @@ class VariantResult:
 
 @dataclass
 class BalanceReport:
+    """A balance study: each variant's results and the comparisons between them."""
+
     results: list[VariantResult]
     comparisons: list[Comparison]
     settings: dict[str, Any]
@@ -88,6 +93,7 @@ class BalanceReport:
         return "\n".join(lines)
 
     def markdown(self, plots: Sequence[str] = ()) -> str:
+        """The report as Markdown (report.md), linking the given plot files."""
         s = self.settings
         pct = f"{100 * self.level:g}%"
         stopped = s.get("stop") is not None
@@ -176,6 +182,7 @@ class BalanceReport:
         return lines
 
     def to_json(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict (report.json)."""
         variants = [r.summary(self.level) for r in self.results]
         for v, (_, p_holm) in zip(variants, self.advantage_p_values(), strict=True):
             v["first_seat_advantage_p_holm"] = p_holm

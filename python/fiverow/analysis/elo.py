@@ -28,6 +28,7 @@ class Ratings:
     level: float = 0.95
 
     def as_dict(self) -> dict[str, tuple[float, float, float]]:
+        """Each player's rating with its interval: ``{name: (elo, low, high)}``."""
         return {
             p: (float(e), float(lo), float(hi))
             for p, e, lo, hi in zip(self.players, self.elo, self.low, self.high, strict=True)

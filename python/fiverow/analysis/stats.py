@@ -108,6 +108,7 @@ def _z_for(z: float | None, level: float | None) -> float:
 
 
 def normal_cdf(x: float) -> float:
+    """The standard normal distribution function at ``x``."""
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
@@ -130,6 +131,7 @@ class Outcomes:
 
     @property
     def games(self) -> int:
+        """Number of games counted."""
         return self.first_wins + self.draws + self.second_wins
 
     @property

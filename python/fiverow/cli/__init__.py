@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .._version import __version__
 from ..analysis.stats import wilson_interval
 from ..data.generate import CHUNK_ENCODINGS
 from ..env.config import param_specs, preset_names, variants
@@ -335,6 +336,7 @@ def add_param_option(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fiverow", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("variants", help="list the presets")

@@ -13,7 +13,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="a built-in player as a Gomocup (Piskvork) brain on stdin/stdout",
         description="Speak the Gomocup brain protocol on stdin/stdout, moves chosen by a "
         "built-in player. Piskvork and the Gomocup manager load it through a wrapper "
-        "named pbrain-*: see docs/engines.md.",
+        "named pbrain-NAME: see docs/engines.md.",
     )
     p.add_argument(
         "--player",

@@ -109,6 +109,7 @@ class Episode:
 
     @property
     def length(self) -> int:
+        """Number of moves of the episode."""
         return len(self.actions)
 
     @property
@@ -264,6 +265,7 @@ class VariantData:
 
     @property
     def steps(self) -> int:
+        """Number of steps recorded for the variant, over all its episodes."""
         return int(self._group["steps/action"].shape[0])
 
     @cached_property
@@ -298,10 +300,12 @@ class VariantData:
 
     @property
     def has_obs(self) -> bool:
+        """Whether the file holds each step's observation."""
         return "obs" in self._group["steps"]
 
     @property
     def has_policy(self) -> bool:
+        """Whether the file holds each step's search policy."""
         return "policy" in self._group["steps"]
 
     def _index(self, i: int) -> int:
@@ -313,6 +317,7 @@ class VariantData:
         return int(i) % n
 
     def episode(self, i: int) -> Episode:
+        """Episode ``i`` (negative counts from the end): moves, seats, outcome, scores."""
         i = self._index(i)
         e = self.episodes
         start, n = int(e["offset"][i]), int(e["length"][i])
@@ -347,6 +352,7 @@ class VariantData:
 
     @cached_property
     def symmetries(self) -> Symmetries:
+        """The board symmetries replays can apply (identity first)."""
         return symmetries_of(self.config, self.obs_shape[1], self.obs_shape[2])
 
     def _batch(self, observation: str = "absolute") -> Any:
@@ -581,6 +587,7 @@ class Dataset:
         self.close()
 
     def close(self) -> None:
+        """Close the file."""
         self.file.close()
 
     def __getitem__(self, variant: str) -> VariantData:
@@ -599,6 +606,7 @@ class Dataset:
 
     @property
     def players(self) -> list[str]:
+        """The players' names, as the run recorded them."""
         return list(self.run.get("player_names", []))
 
     @property

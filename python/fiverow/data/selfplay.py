@@ -203,6 +203,7 @@ def new_selfplay(
     record_policy: bool = False,
     writer: dict[str, Any] | None = None,
 ) -> Any:
+    """A C self-play round of ``pairing`` on the boards of ``pool`` (optionally written)."""
     return _core.SelfPlay(
         pool._batch,
         pairing.specs(),

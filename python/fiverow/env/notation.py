@@ -13,6 +13,7 @@ _LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
 
 def column_letter(col: int) -> str:
+    """The letter naming column ``col`` (0 is 'a')."""
     return _LETTERS[col]
 
 

@@ -63,6 +63,7 @@ MAX_SEED = (1 << 64) - 1
 
 
 def check_seed(seed: object) -> int | None:
+    """``seed`` as an int in 0..2**64-1, or None; anything else raises, naming it."""
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
@@ -327,6 +328,7 @@ class Pool:
     # ---- helpers ----
 
     def group(self, name: str) -> Group:
+        """The group named ``name`` (a preset or variant of the pool)."""
         try:
             return self.groups[name]
         except KeyError:
@@ -432,14 +434,17 @@ class Pool:
     # ---- single boards ----
 
     def get_state(self, name: str, index: int) -> bytes:
+        """Board ``index`` of group ``name`` as bytes (restore it with :meth:`set_state`)."""
         self._require_reset("get_state")
         return bytes(self._batch.get_state(self.group(name).index, index))
 
     def set_state(self, name: str, index: int, state: bytes) -> None:
+        """Restore board ``index`` of group ``name`` from :meth:`get_state` bytes."""
         self._require_reset("set_state")
         self._batch.set_state(self.group(name).index, index, state)
 
     def clone(self, name: str, src: int, dst: int) -> None:
+        """Copy board ``src`` of group ``name`` onto board ``dst`` (the same future)."""
         self._require_reset("clone")
         self._batch.clone(self.group(name).index, src, dst)
 

@@ -78,10 +78,12 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
 
     @property
     def config(self) -> VariantConfig:
+        """The variant this env plays (preset name, description, parameters)."""
         return self._vec.config
 
     @property
     def planes(self) -> tuple[str, ...]:
+        """Names of the observation planes, in order."""
         return self._vec.planes
 
     @property

@@ -110,10 +110,12 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     @property
     def n_actions(self) -> int:
+        """Number of actions (cells, then protocol or pass actions)."""
         return self._group.n_actions
 
     @property
     def num_threads(self) -> int:
+        """OpenMP threads the boards are stepped with."""
         return self.pool.num_threads
 
     def action_name(self, action: int) -> str:
@@ -263,6 +265,7 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.pool.clone(self._group.name, src, dst)
 
     def board(self, index: int) -> dict[str, Any]:
+        """Board ``index`` as a dict of plain values (what the renderers draw)."""
         return self.pool.board(self._group.name, index)
 
     def load_position(

@@ -155,6 +155,7 @@ class Match:
         self.ray = ray
 
     def play(self, progress: bool = False) -> MatchResult:
+        """Play every game: results per variant and in total, with Wilson intervals."""
         if not (isinstance(self.player_a, Player) and isinstance(self.player_b, Player)):
             if self.ray is not None and self.ray is not False:
                 raise ValueError("ray plays built-in players only; Python agents play here")

@@ -249,6 +249,7 @@ class MCTS:
     # ---- after the search ----
 
     def result(self) -> SearchResult:
+        """The last search of every board: visit counts over the actions and root values."""
         visits = [np.zeros((g.num_envs, g.n_actions), np.float32) for g in self._groups]
         values = [np.zeros(g.num_envs, np.float32) for g in self._groups]
         self._search.results(visits, values)

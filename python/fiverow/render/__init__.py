@@ -100,6 +100,7 @@ _SIEGE_TABLE = np.array([GOMORPION_SIEGES.get(k, ".") for k in range(256)])
 
 
 def gomorpion_char(cell: int, status: int, siege: int) -> str:
+    """The character of one Gomorpion cell (stone, safe stone, siege mark)."""
     if cell in (1, 2):
         if status & 4:
             return GOMORPION_SAFE[cell]
@@ -114,6 +115,7 @@ def _disk(radius: float, size: int) -> npt.NDArray[np.bool_]:
 
 
 def bool_array(x: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """``x`` as a boolean NumPy array."""
     return np.asarray(x, dtype=np.bool_)
 
 

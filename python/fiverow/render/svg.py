@@ -62,6 +62,7 @@ class Layout:
     caption_y: float = 0.0
 
     def open(self, extra_height: float = 0.0) -> str:
+        """The opening ``<svg>`` tag, ``extra_height`` taller than the board."""
         h = self.height + extra_height
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width:.0f} {h:.0f}" '

@@ -82,6 +82,7 @@ class PositionPlayer:
         return int(player.act(env)[0])
 
     def close(self) -> None:
+        """Close the envs kept per variant."""
         for env in self._envs.values():
             env.close()
         self._envs.clear()

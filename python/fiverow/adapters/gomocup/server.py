@@ -115,6 +115,7 @@ class EngineServer:
         raise AssertionError(f"unhandled message {m!r}")
 
     def about(self) -> str:
+        """The ABOUT answer: name, version, author, the player and the seed."""
         return (
             f'name="fiverow", version="{_version()}", author="fiverow", '
             f'player="{self.player.name}", seed="{self.seed}"'
@@ -303,6 +304,7 @@ class EngineServer:
         return P.format_point(x, y)
 
     def close(self) -> None:
+        """Close the boards the server plays on."""
         self.positions.close()
 
 
