@@ -13,7 +13,10 @@ same run, on the same games:
   file order (the fastest h5py gets);
 - ``h5py_random``: h5py reads of random minibatches of 256 stored
   observations (sorted indices, as h5py needs), the way a shuffling loader
-  without fiverow reads.
+  without fiverow reads; ``h5py_cached`` the same with a chunk cache as large
+  as the decompressed observations (each chunk is decompressed once);
+  ``h5py_window``: contiguous slices of 256 at random places (no shuffle of
+  positions across games, the cheapest random read).
 
 The slow loops stop after ``--budget`` seconds (their rate is what counts).
 The machine is shared: compare loops of the same run (ratios), not runs.
@@ -97,18 +100,32 @@ def run_replay(path: Path, variant: str, budget: float, seed: int) -> tuple[floa
 
 
 def run_h5py(
-    path: Path, variant: str, budget: float, seed: int, random: bool
+    path: Path, variant: str, budget: float, seed: int, how: str
 ) -> tuple[float, int, float]:
+    """h5py reads of the stored observations: ``bulk`` (slices of 4096 in file
+    order), ``random`` (random minibatches), ``cached`` (the same with a chunk
+    cache that holds the whole decompressed dataset, h5py's best case for a
+    shuffling reader) or ``window`` (a contiguous slice of 256 at a random
+    place: not a shuffle, its positions come from a few games)."""
     rng = np.random.default_rng(seed)
     with h5py.File(path, "r") as f:
+        raw = f[f"{variant}/steps/obs"]
+        cache = raw.size + (64 << 20) if how == "cached" else 1 << 20
+    with h5py.File(path, "r", rdcc_nbytes=cache, rdcc_nslots=1_000_003) as f:
         obs = f[f"{variant}/steps/obs"]
         total = obs.shape[0]
+        if how == "cached":  # fill the cache first: the timed reads decompress nothing
+            for at in range(0, total, 4096):
+                obs[at : at + 4096]
         start, cpu = time.perf_counter(), time.process_time()
         n = 0
         while time.perf_counter() - start < budget and n < total:
-            if random:
+            if how in ("random", "cached"):
                 idx = np.sort(rng.choice(total, BATCH, replace=False))
                 n += len(obs[idx])
+            elif how == "window":
+                at = int(rng.integers(total - BATCH))
+                n += len(obs[at : at + BATCH])
             else:
                 n += len(obs[n : n + 4096])
         return rate(n, time.perf_counter() - start), n, rate(n, time.process_time() - cpu)
@@ -156,8 +173,12 @@ def main() -> None:
                 print(json.dumps(line), flush=True)
             loops = {
                 "replay": lambda s, v=variant, f=moves: run_replay(f, v, args.budget, s),
-                "h5py_bulk": lambda s, v=variant, f=stored: run_h5py(f, v, args.budget, s, False),
-                "h5py_random": lambda s, v=variant, f=stored: run_h5py(f, v, args.budget, s, True),
+                **{
+                    f"h5py_{how}": lambda s, v=variant, f=stored, how=how: run_h5py(
+                        f, v, args.budget, s, how
+                    )
+                    for how in ("bulk", "random", "cached", "window")
+                },
             }
             for name, loop in loops.items():
                 runs2 = [loop(seed) for seed in range(args.repeats)]
