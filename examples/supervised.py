@@ -1,6 +1,6 @@
 """Supervised learning from a dataset of strong games, batches from fiverow.data.Batches.
 
-    python examples/supervised.py                         # freestyle 15x15, ~30 minutes
+    python examples/supervised.py                         # freestyle 15x15, 25 minutes of training
     python examples/supervised.py --minutes 5 --games 4000 --out runs/sl
     python examples/supervised.py --data games.h5         # train on a dataset you have
 

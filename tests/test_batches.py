@@ -103,6 +103,43 @@ def test_every_row_is_the_replay_at_its_episode_ply_and_symmetry(files, preset, 
     assert set(np.unique(r["value"])) <= {-1.0, 0.0, 1.0}
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_masks_actions_and_policies_move_with_the_board_under_each_symmetry(files, preset):
+    """Against the identity rows of the same positions (not against replay):
+    under symmetry k, cell c goes to perms[k][c] in every plane, in the mask,
+    in the policy and in the action alike; values and plies stay."""
+    path = files[preset]
+    plain = rows(data.Batches(path, 64, symmetries=False, shuffle=False))
+    at = {p: j for j, p in enumerate(zip(plain["episode"], plain["ply"], strict=True))}
+    with data.open(path) as ds:
+        vd = ds[preset]
+        perms = vd.symmetries.perms
+        per_cell = vd.n_actions // perms[0].size  # modlinseq: one action per cell and value
+    seen: set[int] = set()
+    for seed in range(4):
+        r = rows(data.Batches(path, 64, seed=seed))
+        for b in range(len(r["ply"])):
+            j = at[(r["episode"][b], r["ply"][b])]
+            k = int(r["symmetry"][b])
+            seen.add(k)
+            perm = perms[k]
+            # action a = cell * per_cell + value goes to perm[cell] * per_cell + value
+            moved = (perm[:, None] * per_cell + np.arange(per_cell)).ravel()
+            obs = r["obs"][b].reshape(r["obs"].shape[1], -1)
+            np.testing.assert_array_equal(obs[:, perm], plain["obs"][j].reshape(obs.shape))
+            np.testing.assert_array_equal(r["mask"][b][moved], plain["mask"][j][: moved.size])
+            np.testing.assert_array_equal(r["policy"][b][moved], plain["policy"][j][: moved.size])
+            for key in ("mask", "policy"):  # special actions (swap2's choices) stay
+                np.testing.assert_array_equal(r[key][b][moved.size :], plain[key][j][moved.size :])
+            if plain["action"][j] < moved.size:
+                assert r["action"][b] == moved[plain["action"][j]]
+            else:  # a special action is no cell: it stays
+                assert r["action"][b] == plain["action"][j]
+            assert r["value"][b] == plain["value"][j] and r["ply"][b] == plain["ply"][j]
+    # every symmetry of the board is drawn (a torus has too many to see them all)
+    assert seen == set(range(len(perms))) or len(seen) > 16
+
+
 def test_values_are_the_outcome_from_the_movers_seat(files):
     path = files["freestyle"]
     r = rows(data.Batches(path, 16, symmetries=False))
