@@ -8,7 +8,7 @@ EXT_STAMP := $(VENV)/.extension
 C_SOURCES := $(wildcard csrc/*.c csrc/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup sysdeps browser build run test bench lint format clean wheel sdist test-portable docs
+.PHONY: all setup sysdeps browser fuzzdeps build run test fuzz bench lint format clean wheel sdist test-portable docs
 
 all: test
 
@@ -28,6 +28,16 @@ browser:
 		($(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: the viewer's browser test will skip"; \
+	fi
+
+# clang with libFuzzer and OpenMP: the fuzz targets of the C core (tests/fuzz/),
+# which the suite builds. Probed by compiling a tiny target.
+fuzzdeps:
+	@if ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+		clang -x c - -fsanitize=fuzzer,address,undefined -fopenmp -o /dev/null 2>/dev/null; then \
+		echo "installing clang, libclang-rt-dev and libomp-dev with apt-get"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null; \
 	fi
 
 $(STAMP): pyproject.toml setup.py | sysdeps
@@ -52,8 +62,16 @@ run: build
 	$(VENV)/bin/fiverow generate --mix all --games 480 --black heuristic --white random \
 		--seed 1 --out build/run.h5 --overwrite
 
-test: build browser
+test: build browser fuzzdeps
 	$(PY) -m pytest -q
+
+# Long fuzz runs: FUZZ_SECONDS per libFuzzer target (5 targets: 30 min by
+# default), then the property tests with many examples. New corpus entries
+# and crashes go to build/fuzz/ (docs/fuzzing.md).
+FUZZ_SECONDS ?= 360
+fuzz: build fuzzdeps
+	$(PY) tests/fuzz/run_fuzz.py --seconds $(FUZZ_SECONDS) --out build/fuzz
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/test_properties.py
 
 bench: build
 	$(PY) benchmarks/bench_step.py
@@ -93,13 +111,13 @@ docs: build browser
 lint: setup
 	$(VENV)/bin/ruff check python tests benchmarks examples
 	$(VENV)/bin/ruff format --check python tests benchmarks examples
-	$(VENV)/bin/clang-format --dry-run -Werror csrc/*.c csrc/*.h tests/c/*.c
+	$(VENV)/bin/clang-format --dry-run -Werror csrc/*.c csrc/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
 	$(VENV)/bin/mypy
 
 format: setup
 	$(VENV)/bin/ruff format python tests benchmarks examples
 	$(VENV)/bin/ruff check --fix python tests benchmarks examples
-	$(VENV)/bin/clang-format -i csrc/*.c csrc/*.h tests/c/*.c
+	$(VENV)/bin/clang-format -i csrc/*.c csrc/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
 
 clean:
 	rm -rf build dist $(VENV) python/fiverow/*.so tests/c/build .pytest_cache

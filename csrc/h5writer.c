@@ -253,6 +253,19 @@ static int set_int_attr(hid_t loc, const char *name, const int64_t *values, int 
     return rc;
 }
 
+/* Does attribute a hold exactly n values of this class (n = 1: a scalar or a
+ * single value)? Reading more than the caller has room for would overflow. */
+static int attr_is(hid_t a, H5T_class_t cls, hssize_t n)
+{
+    hid_t s = H5Aget_space(a), t = H5Aget_type(a);
+    int ok = s >= 0 && t >= 0 && H5Tget_class(t) == cls && H5Sget_simple_extent_npoints(s) == n;
+    if (s >= 0)
+        H5Sclose(s);
+    if (t >= 0)
+        H5Tclose(t);
+    return ok;
+}
+
 static char *get_str_attr(hid_t loc, const char *name)
 {
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
@@ -262,7 +275,7 @@ static char *get_str_attr(hid_t loc, const char *name)
     H5Tset_size(t, H5T_VARIABLE);
     H5Tset_cset(t, H5T_CSET_UTF8);
     char *value = NULL, *copy = NULL;
-    if (H5Aread(a, t, &value) >= 0 && value) {
+    if (attr_is(a, H5T_STRING, 1) && H5Aread(a, t, &value) >= 0 && value) {
         copy = dup_str(value);
         H5free_memory(value);
     }
@@ -271,14 +284,33 @@ static char *get_str_attr(hid_t loc, const char *name)
     return copy;
 }
 
-static int get_int_attr(hid_t loc, const char *name, int64_t *values)
+/* An integer attribute of exactly n values into values; -1 if it is absent
+ * or of another type or length. */
+static int get_int_attr(hid_t loc, const char *name, int64_t *values, int n)
 {
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     if (a < 0)
         return -1;
-    int rc = H5Aread(a, H5T_NATIVE_INT64, values) < 0 ? -1 : 0;
+    int rc = !attr_is(a, H5T_INTEGER, n) || H5Aread(a, H5T_NATIVE_INT64, values) < 0 ? -1 : 0;
     H5Aclose(a);
     return rc;
+}
+
+/* Is dataset ds integers of exactly these dimensions (rank 1: rows only)? */
+static int table_is(hid_t ds, int rank, hsize_t rows, hsize_t cols)
+{
+    hid_t s = H5Dget_space(ds), t = H5Dget_type(ds);
+    hsize_t dims[2] = {0, 0};
+    /* the rank is checked before the dimensions are read into dims[2] */
+    int ok = s >= 0 && t >= 0 && H5Tget_class(t) == H5T_INTEGER &&
+             H5Sget_simple_extent_ndims(s) == rank &&
+             H5Sget_simple_extent_dims(s, dims, NULL) == rank && dims[0] == rows &&
+             (rank == 1 || dims[1] == cols);
+    if (s >= 0)
+        H5Sclose(s);
+    if (t >= 0)
+        H5Tclose(t);
+    return ok;
 }
 
 /* Remove a directory of segment files (no subdirectories). */
@@ -1162,8 +1194,8 @@ static const char *read_run(h5writer *w, hid_t file)
     const char *why = NULL;
     if (!format || strcmp(format, H5WRITER_FORMAT))
         why = "not a fiverow self-play file";
-    else if (!names || !created || !w->run_json || get_int_attr(file, "recorded", flags) ||
-             get_int_attr(file, "seed", &seed))
+    else if (!names || !created || !w->run_json || get_int_attr(file, "recorded", flags, 2) ||
+             get_int_attr(file, "seed", &seed, 1))
         why = "its attributes are damaged";
     if (!why) {
         w->record_obs = (int)flags[0];
@@ -1176,9 +1208,10 @@ static const char *read_run(h5writer *w, hid_t file)
             hid_t grp = H5Gopen2(file, tok, H5P_DEFAULT);
             int64_t shape[3], n_actions, key_group, counts[2];
             if (grp < 0 || !(gi->config_json = get_str_attr(grp, "config")) ||
-                get_int_attr(grp, "obs_shape", shape) ||
-                get_int_attr(grp, "n_actions", &n_actions) ||
-                get_int_attr(grp, "key_group", &key_group) || get_int_attr(grp, "counts", counts))
+                get_int_attr(grp, "obs_shape", shape, 3) ||
+                get_int_attr(grp, "n_actions", &n_actions, 1) ||
+                get_int_attr(grp, "key_group", &key_group, 1) ||
+                get_int_attr(grp, "counts", counts, 2))
                 why = "a variant group is damaged";
             else {
                 gi->planes = (int)shape[0];
@@ -1227,17 +1260,29 @@ static h5writer *reopen(const char *path, char *err, size_t errlen)
         why = "its segment table is missing";
     if (!why) {
         int64_t local = 0, gzip = 0;
-        if (H5Aexists(ids, "local_offsets") > 0 && get_int_attr(ids, "local_offsets", &local))
+        if (H5Aexists(ids, "local_offsets") > 0 && get_int_attr(ids, "local_offsets", &local, 1))
             why = "its segment table is damaged";
-        if (H5Aexists(ids, "gzip") > 0 && get_int_attr(ids, "gzip", &gzip))
+        if (H5Aexists(ids, "gzip") > 0 && get_int_attr(ids, "gzip", &gzip, 1))
             why = "its segment table is damaged";
         w->local_offsets = (int)local;
         w->gzip = (int)gzip;
     }
+    int n = 0;
     if (!why) {
         hid_t sp = H5Dget_space(ids);
-        int n = (int)H5Sget_simple_extent_npoints(sp);
-        H5Sclose(sp);
+        hssize_t rows =
+            sp < 0 || H5Sget_simple_extent_ndims(sp) != 1 ? -1 : H5Sget_simple_extent_npoints(sp);
+        if (sp >= 0)
+            H5Sclose(sp);
+        n = rows >= 0 && rows <= INT32_MAX / MAX_GROUPS ? (int)rows : 0;
+        /* every table exactly [n] and [n][groups]: the reads below fill
+         * buffers of those sizes */
+        if (n != rows || !table_is(ids, 1, (hsize_t)n, 0) ||
+            !table_is(st, 2, (hsize_t)n, (hsize_t)w->n_groups) ||
+            !table_is(ep, 2, (hsize_t)n, (hsize_t)w->n_groups))
+            why = "its segment table is damaged";
+    }
+    if (!why) {
         size_t cells = (size_t)(n ? n : 1) * (size_t)w->n_groups;
         int64_t *idx = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
         int64_t *steps = malloc(sizeof(int64_t) * cells), *eps = malloc(sizeof(int64_t) * cells);
@@ -1327,7 +1372,7 @@ static const char *read_shard(h5writer *w, int s, int index)
             layout = H5Pget_layout(dcpl);
             H5Pclose(dcpl);
         }
-        if (grp < 0 || ds < 0 || get_int_attr(grp, "counts", counts))
+        if (grp < 0 || ds < 0 || get_int_attr(grp, "counts", counts, 2))
             why = "a shard file lacks a variant of the run, or is damaged";
         else if (layout != H5D_CHUNKED)
             why = "a shard file is not one segment (its datasets must be its own)";

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 import fiverow
 
@@ -43,3 +45,19 @@ def play_on(
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+# hypothesis (tests/test_properties.py): few examples in the suite, many under
+# `make fuzz` (HYPOTHESIS_PROFILE=fuzz); derandomized in the suite so a run
+# is repeatable
+settings.register_profile(
+    "ci",
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "fuzz", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
