@@ -32,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 TARGETS = ("actions", "state", "position", "params", "h5")
 CC = os.environ.get("FUZZ_CC", "clang")
+FINDINGS = ("crash-", "leak-", "timeout-", "oom-")
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
 
 # The variants the targets play: every preset, and the overrides that reach
@@ -182,7 +183,7 @@ def run(binary: Path, target: str, seconds: int, work: Path) -> RunResult:
         str(corpus),
         str(HERE / "corpus" / target),
         f"-max_total_time={seconds}",
-        "-timeout=20",
+        "-timeout=120",  # generous: a loaded machine is slow, not hung
         "-rss_limit_mb=2048",
         "-max_len=4096",
         "-print_final_stats=1",
@@ -209,7 +210,9 @@ def run(binary: Path, target: str, seconds: int, work: Path) -> RunResult:
         coverage=int(last[0]),
         features=int(last[1]),
         corpus=int(last[2]),
-        crashes=sorted(str(p) for p in artifacts.iterdir()),
+        # libFuzzer's findings; its "slow-unit-" files (inputs over 10 s, met
+        # on a loaded machine) are kept beside them but are not failures
+        crashes=sorted(str(p) for p in artifacts.iterdir() if p.name.startswith(FINDINGS)),
         returncode=proc.returncode,
     )
 
