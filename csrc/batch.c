@@ -198,6 +198,9 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
         memcpy(legal_before, board_legal_c(v, h), sizeof(uint64_t) * (size_t)v->legal_words);
         game_rule_bits(v, h, rule_before);
     }
+    uint8_t shown[MODLINSEQ_UNIFORM_MAX]; /* modlinseq's planes before the step */
+    if (v->off_modlinseq)
+        modlinseq_uniform_planes(v, h, h->seat, shown);
     o->illegal[i] = 0;
     game_begin_step(v, h);
     if (!game_is_legal(v, h, a)) {
@@ -224,7 +227,9 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
     o->terminated[i] = h->status == STATUS_TERMINATED;
     o->truncated[i] = h->status == STATUS_TRUNCATED;
 
-    if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && snap && !(changes & CHANGE_OBS_WIDE))
+    if (a >= 0 && v->p.rule == RULE_MODLINSEQ) /* its planes are the same in both kinds */
+        modlinseq_update_obs(v, h, shown, a, prev_last, obs);
+    else if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && snap && !(changes & CHANGE_OBS_WIDE))
         game_update_obs_absolute(v, h, a, prev_last, rule_before, obs);
     else
         game_write_obs(v, h, b->obs_kind, obs);

@@ -219,7 +219,7 @@ unsigned game_apply(const variant *v, board_hdr *b, int action)
     } else if (v->p.rule == RULE_MODLINSEQ) {
         modlinseq_apply(v, b, action);
         game_refresh_legal(v, b);
-        changes = CHANGE_MASK_WIDE | CHANGE_OBS_WIDE;
+        changes = CHANGE_MASK_WIDE; /* modlinseq_update_obs brings the planes up to date */
     } else {
         changes = place_stone(v, b, action);
     }

@@ -117,6 +117,17 @@ int modlinseq_turn_points(const variant *v, const board_hdr *b);
 /* Observation planes (see variant.c) of a board as seat `viewer` sees it
  * (its own hand), into zeroed out. */
 void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8_t *out);
+/* The planes that hold one value over the board, in their order from
+ * seat_0_to_act on (seat, hand, hand2, bag bits): their values into want,
+ * returns how many. */
+#define MODLINSEQ_UNIFORM_MAX (1 + 2 * 36 + MODLINSEQ_BAG_BITS)
+int modlinseq_uniform_planes(const variant *v, const board_hdr *b, int viewer, uint8_t *want);
+/* After `action` (prev_last: the last tile before it), bring out from the
+ * observation before the step to the one after, for the seat to act now;
+ * shown: modlinseq_uniform_planes before the step. Only what changed is
+ * written (out is too big to read back cheaply). */
+void modlinseq_update_obs(const variant *v, const board_hdr *b, const uint8_t *shown, int action,
+                          int prev_last, uint8_t *out);
 /* Why an action is not legal now. */
 const char *modlinseq_illegal_reason(const variant *v, const board_hdr *b, int action);
 

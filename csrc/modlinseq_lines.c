@@ -101,6 +101,11 @@ static int close_line(builder *B, int cyclic)
     L->cyclic[line] = (uint8_t)cyclic;
     L->first[line + 1] = L->n_pos;
     L->mirror[line] = cyclic ? find_mirror(L, line) : -1;
+    int first = L->first[line], last = L->n_pos - 1;
+    for (int p = first; p <= last; p++) {
+        L->next[p] = p < last ? p + 1 : cyclic ? first : -1;
+        L->prev[p] = p > first ? p - 1 : cyclic ? last : -1;
+    }
     for (int p = L->first[line]; p < L->n_pos; p++)
         for (int a = 0; a < B->g->n_axes; a++)
             if (B->axes[p] >> a & 1 && B->axis_p[L->cell[p] * B->g->n_axes + a] < 0)
@@ -152,10 +157,12 @@ mls_lines *mls_build(const geometry *g, char *err, size_t errlen)
         L->cyclic = malloc((size_t)cap);
         L->cell = malloc(sizeof(int16_t) * (size_t)cap);
         L->line_of = malloc(sizeof(int32_t) * (size_t)cap);
+        L->next = malloc(sizeof(int32_t) * (size_t)cap);
+        L->prev = malloc(sizeof(int32_t) * (size_t)cap);
         L->visits = malloc(sizeof(int32_t) * (size_t)g->n_cells * GEOM_MAX_AXES);
     }
     int ok = L && B.axis_p && B.axes && L->first && L->mirror && L->cyclic && L->cell &&
-             L->line_of && L->visits;
+             L->line_of && L->next && L->prev && L->visits;
     if (ok) {
         memset(B.axis_p, 0xff, sizeof(int32_t) * (size_t)cells_axes);
         ok = build(&B) == 0;
@@ -182,35 +189,32 @@ void mls_free(mls_lines *L)
     free(L->cyclic);
     free(L->cell);
     free(L->line_of);
+    free(L->next);
+    free(L->prev);
     free(L->visits);
     free(L);
 }
 
 mls_run mls_run_at(const mls_lines *L, const uint8_t *values, int p, int also)
 {
-    int line = L->line_of[p], len = mls_len(L, line), i = p - L->first[line];
-    int cyclic = L->cyclic[line];
-    const int16_t *cells = L->cell + L->first[line];
-    mls_run r = {line, i, 1, 0};
-    int back = 0, ahead = 0;
-    for (int j = i; back < len - 1; back++) {
-        j = j > 0 ? j - 1 : cyclic ? len - 1 : -1;
-        if (j < 0 || !(values[cells[j]] || cells[j] == also))
-            break;
+    int line = L->line_of[p], len = mls_len(L, line), first = L->first[line];
+    const int16_t *cell = L->cell;
+    mls_run r = {line, 0, len, 1, first, first + len - 1};
+    int head = p, tail = p, n = 1;
+    for (int q = L->prev[head]; q >= 0 && (values[cell[q]] || cell[q] == also); q = L->prev[q]) {
+        if (++n == len && L->cyclic[line])
+            return r; /* every position filled: the whole cycle */
+        head = q;
     }
-    if (back == len - 1 && cyclic) {
-        r.lo = 0;
-        r.n = len;
-        r.loop = 1;
-        return r;
+    for (int q = L->next[tail]; q >= 0 && (values[cell[q]] || cell[q] == also); q = L->next[q]) {
+        n++;
+        tail = q;
     }
-    for (int j = i;; ahead++) {
-        j = j + 1 < len ? j + 1 : cyclic ? 0 : -1;
-        if (j < 0 || !(values[cells[j]] || cells[j] == also))
-            break;
-    }
-    r.lo = i - back < 0 ? i - back + len : i - back;
-    r.n = back + 1 + ahead;
+    r.lo = head - first;
+    r.n = n;
+    r.loop = 0;
+    r.head = head;
+    r.tail = tail;
     return r;
 }
 

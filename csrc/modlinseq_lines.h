@@ -26,15 +26,20 @@ typedef struct mls_lines {
     uint8_t *cyclic;  /* [n_lines] */
     int16_t *cell;    /* [n_pos] */
     int32_t *line_of; /* [n_pos] */
+    /* [n_pos]: the position after / before each along its line (a cycle
+     * wraps), -1 past the ends of a path: walks read these, no arithmetic */
+    int32_t *next, *prev;
     /* [n_cells * GEOM_MAX_AXES]: the distinct positions of each cell, one per
      * axis at most, -1 padded (none off the board) */
     int32_t *visits;
 } mls_lines;
 
 /* A run of positions along one line: n positions from lo (line-relative),
- * or the whole cycle (loop, lo = 0). */
+ * or the whole cycle (loop, lo = 0); head and tail are its first and last
+ * positions in walk order. */
 typedef struct mls_run {
     int line, lo, n, loop;
+    int head, tail;
 } mls_run;
 
 mls_lines *mls_build(const geometry *g, char *err, size_t errlen);
@@ -72,10 +77,19 @@ int32_t mls_run_id(const mls_lines *L, mls_run r);
 static inline void mls_run_values(const mls_lines *L, const uint8_t *values, mls_run r, int also,
                                   int8_t *out)
 {
-    const int16_t *cells = L->cell + L->first[r.line];
-    int len = mls_len(L, r.line);
-    for (int k = 0, j = r.lo; k < r.n; k++, j = j + 1 < len ? j + 1 : 0)
-        out[k] = (int8_t)(cells[j] == also ? -1 : values[cells[j]] - 1);
+    for (int k = 0, p = r.head; k < r.n; k++, p = L->next[p])
+        out[k] = (int8_t)(L->cell[p] == also ? -1 : values[L->cell[p]] - 1);
+}
+
+/* The positions just before and just after run r (-1 past a path's end; on
+ * a cycle with one empty position, both are that position). */
+static inline int mls_before(const mls_lines *L, mls_run r)
+{
+    return r.loop ? -1 : L->prev[r.head];
+}
+static inline int mls_after(const mls_lines *L, mls_run r)
+{
+    return r.loop ? -1 : L->next[r.tail];
 }
 
 #endif

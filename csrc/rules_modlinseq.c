@@ -69,20 +69,27 @@ static inline uint64_t all_values(int m)
 
 /* ---- progressions ---- */
 
+/* a - b mod m, for a and b in 0..m-1: no division */
+static inline int diff_mod(int a, int b, int m)
+{
+    int d = a - b;
+    return d < 0 ? d + m : d;
+}
+
 /* Is seq (x where it holds -1) a progression mod m, closing if a loop? */
 static int is_progression(const int8_t *seq, int n, int loop, int m, int x)
 {
     if (n < 2)
         return 1;
     int prev = seq[0] < 0 ? x : seq[0], first = prev;
-    int step = mod((seq[1] < 0 ? x : seq[1]) - prev, m);
+    int step = diff_mod(seq[1] < 0 ? x : seq[1], prev, m);
     for (int k = 1; k < n; k++) {
         int cur = seq[k] < 0 ? x : seq[k];
-        if (mod(cur - prev, m) != step)
+        if (diff_mod(cur, prev, m) != step)
             return 0;
         prev = cur;
     }
-    return !loop || mod(first - prev, m) == step;
+    return !loop || diff_mod(first, prev, m) == step;
 }
 
 /* The values x that keep the segment through position p of empty cell e
@@ -91,7 +98,7 @@ static uint64_t run_fits(const variant *v, const uint8_t *values, int p, int e)
 {
     int m = v->p.modulus;
     mls_run r = mls_run_at(v->mls, values, p, e);
-    if (r.n < 2)
+    if (r.n < 2 || (r.n == 2 && !r.loop)) /* two cells: any step */
         return all_values(m);
     int8_t seq[MLS_MAX_RUN];
     mls_run_values(v->mls, values, r, e, seq);
@@ -103,7 +110,7 @@ static uint64_t run_fits(const variant *v, const uint8_t *values, int p, int e)
         int j = 0;
         while (seq[j] >= 0)
             j++;
-        int x = mod(seq[k] + (j - k) * (seq[next] - seq[k]), m);
+        int x = mod(seq[k] + (j - k) * diff_mod(seq[next], seq[k], m), m);
         return is_progression(seq, r.n, r.loop, m, x) ? 1ULL << x : 0;
     }
     uint64_t fits = 0;
@@ -165,11 +172,10 @@ static void after_tile(const variant *v, board_hdr *b, int c)
     const int32_t *visits = L->visits + (size_t)c * GEOM_MAX_AXES;
     for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0; k++) {
         mls_run r = mls_run_at(L, values, visits[k], -1);
-        for (int end = -1; end <= r.n && !r.loop; end += r.n + 1) {
-            int q = mls_at(L, r.line, r.lo, end);
-            if (q >= 0)
-                fit[L->cell[q]] = cell_fits(v, values, L->cell[q]);
-        }
+        int ends[2] = {mls_before(L, r), mls_after(L, r)};
+        for (int j = 0; j < 2; j++)
+            if (ends[j] >= 0)
+                fit[L->cell[ends[j]]] = cell_fits(v, values, L->cell[ends[j]]);
     }
 }
 
@@ -180,10 +186,11 @@ static int holds_turn(const variant *v, const board_hdr *b, mls_run r)
 {
     const mls_lines *L = v->mls;
     const uint64_t *placed = modlinseq_placed_c(v, b);
-    uint64_t run[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    uint64_t run[BITS_WORDS(GEOM_MAX_CELLS)];
     int words = BITS_WORDS(v->g.n_cells), holds = 1;
-    for (int j = 0; j < r.n; j++)
-        bits_set(run, L->cell[mls_at(L, r.line, r.lo, j)]);
+    memset(run, 0, sizeof(uint64_t) * (size_t)words);
+    for (int j = 0, p = r.head; j < r.n; j++, p = L->next[p])
+        bits_set(run, L->cell[p]);
     for (int w = 0; w < words; w++)
         holds &= (placed[w] & ~run[w]) == 0;
     return holds;
@@ -203,11 +210,16 @@ static int turn_ends(const variant *v, const board_hdr *b, uint64_t *where)
     int candidates = 0;
     for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0; k++) {
         mls_run r = mls_run_at(L, values, visits[k], -1);
-        candidates += holds_turn(v, b, r);
-        for (int end = -1; end <= r.n && !r.loop; end += r.n + 1) {
-            int q = mls_at(L, r.line, r.lo, end);
-            if (q >= 0 && holds_turn(v, b, mls_run_at(L, values, visits[k], L->cell[q])))
-                bits_set(where, L->cell[q]);
+        int holds = holds_turn(v, b, r), ends[2] = {mls_before(L, r), mls_after(L, r)};
+        candidates += holds;
+        for (int j = 0; j < 2; j++) {
+            if (ends[j] < 0)
+                continue;
+            int q = L->cell[ends[j]];
+            /* a run that holds the turn still does with q; else q may join it
+             * to the segment beyond that holds the rest */
+            if (holds || holds_turn(v, b, mls_run_at(L, values, visits[k], q)))
+                bits_set(where, q);
         }
     }
     return candidates;
@@ -276,7 +288,8 @@ void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
     uint64_t held = 0;
     for (int val = 0; val < m; val++)
         held |= (uint64_t)(hand[val] != 0) << val;
-    uint64_t where[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    uint64_t where[BITS_WORDS(GEOM_MAX_CELLS)];
+    memset(where, 0, sizeof(uint64_t) * BITS_WORDS(n));
     tile_cells(v, b, where);
     for (int w = 0; w < BITS_WORDS(n); w++)
         for (uint64_t x = where[w]; x; x &= x - 1) {
@@ -380,7 +393,8 @@ static int each_segment(const variant *v, const uint8_t *values,
                 i++;
             if (i == len) {
                 count++;
-                if (fn(v, values, (mls_run){line, 0, len, 1}, ctx))
+                int head = L->first[line];
+                if (fn(v, values, (mls_run){line, 0, len, 1, head, head + len - 1}, ctx))
                     return -1;
                 continue;
             }
@@ -541,30 +555,87 @@ const char *modlinseq_load(const variant *v, board_hdr *b, const uint8_t *values
     return modlinseq_check(v, b);
 }
 
+/* The observation's planes (variant.c names them). */
+typedef struct obs_planes {
+    uint8_t *tile, *value, *placed, *last, *seat0, *held, *held2, *bag;
+} obs_planes;
+
+static obs_planes planes_of(const variant *v, uint8_t *out)
+{
+    const size_t n = (size_t)v->g.n_cells, m = (size_t)v->p.modulus;
+    obs_planes o;
+    o.tile = out;
+    o.value = o.tile + n;
+    o.placed = o.value + m * n;
+    o.last = o.placed + n;
+    o.seat0 = o.last + n;
+    o.held = o.seat0 + n;
+    o.held2 = o.held + m * n;
+    o.bag = o.held2 + m * n;
+    return o;
+}
+
+int modlinseq_uniform_planes(const variant *v, const board_hdr *b, int viewer, uint8_t *want)
+{
+    const int m = v->p.modulus;
+    const uint8_t *hand = modlinseq_hand_c(v, b, viewer);
+    int in_bag = modlinseq_bag_size(v) - modlinseq_of_c(v, b)->bag_pos;
+    want[0] = b->seat == 0;
+    for (int k = 0; k < m; k++) {
+        want[1 + k] = hand[k] >= 1;
+        want[1 + m + k] = hand[k] >= 2;
+    }
+    for (int k = 0; k < MODLINSEQ_BAG_BITS; k++)
+        want[1 + 2 * m + k] = (in_bag >> k) & 1;
+    return 1 + 2 * m + MODLINSEQ_BAG_BITS;
+}
+
+/* Rewrite the planes that hold one value (seat0 and the ones after it) where
+ * they differ from what `shown` says out holds. */
+static void write_uniform_planes(const variant *v, const board_hdr *b, int viewer,
+                                 const uint8_t *shown, obs_planes o)
+{
+    uint8_t want[MODLINSEQ_UNIFORM_MAX];
+    int count = modlinseq_uniform_planes(v, b, viewer, want);
+    for (int k = 0; k < count; k++)
+        if (want[k] != shown[k])
+            memset(o.seat0 + (size_t)k * (size_t)v->g.n_cells, want[k], (size_t)v->g.n_cells);
+}
+
 void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8_t *out)
 {
-    const int n = v->g.n_cells, m = v->p.modulus;
-    const modlinseq_state *ms = modlinseq_of_c(v, b);
-    const uint8_t *values = modlinseq_values_c(v, b), *hand = modlinseq_hand_c(v, b, viewer);
-    uint8_t *tile = out, *value = out + n, *placed = value + (size_t)m * n;
-    uint8_t *last = placed + n, *seat0 = last + n, *held = seat0 + n;
-    uint8_t *held2 = held + (size_t)m * n, *bag = held2 + (size_t)m * n;
+    const int n = v->g.n_cells;
+    const uint8_t *values = modlinseq_values_c(v, b);
+    obs_planes o = planes_of(v, out);
     for (int c = 0; c < n; c++)
         if (values[c]) {
-            tile[c] = 1;
-            value[(size_t)(values[c] - 1) * n + c] = 1;
+            o.tile[c] = 1;
+            o.value[(size_t)(values[c] - 1) * n + c] = 1;
         }
-    bits_to_bytes(modlinseq_placed_c(v, b), n, placed);
+    bits_to_bytes(modlinseq_placed_c(v, b), n, o.placed);
     if (b->last_move >= 0)
-        last[b->last_move] = 1;
-    memset(seat0, b->seat == 0, (size_t)n);
-    for (int k = 0; k < m; k++) {
-        memset(held + (size_t)k * n, hand[k] >= 1, (size_t)n);
-        memset(held2 + (size_t)k * n, hand[k] >= 2, (size_t)n);
+        o.last[b->last_move] = 1;
+    static const uint8_t zeros[MODLINSEQ_UNIFORM_MAX];
+    write_uniform_planes(v, b, viewer, zeros, o);
+}
+
+void modlinseq_update_obs(const variant *v, const board_hdr *b, const uint8_t *shown, int action,
+                          int prev_last, uint8_t *out)
+{
+    const int n = v->g.n_cells, m = v->p.modulus;
+    obs_planes o = planes_of(v, out);
+    if (action < n * m) { /* a tile: its cell, and the hand's value */
+        int c = action / m;
+        o.tile[c] = 1;
+        o.value[(size_t)(action % m) * n + c] = 1;
+        o.placed[c] = 1;
+        if (prev_last >= 0)
+            o.last[prev_last] = 0;
+        o.last[c] = 1;
+    } else { /* END_TURN or PASS: the turn's tiles are no longer this turn's */
+        memset(o.placed, 0, (size_t)n);
     }
-    int in_bag = modlinseq_bag_size(v) - ms->bag_pos;
-    for (int k = 0; k < MODLINSEQ_BAG_BITS; k++)
-        memset(bag + (size_t)k * n, (in_bag >> k) & 1, (size_t)n);
+    write_uniform_planes(v, b, b->seat, shown, o);
 }
 
 const char *modlinseq_illegal_reason(const variant *v, const board_hdr *b, int action)
