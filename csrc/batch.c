@@ -198,7 +198,7 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
         memcpy(legal_before, board_legal_c(v, h), sizeof(uint64_t) * (size_t)v->legal_words);
         game_rule_bits(v, h, rule_before);
     }
-    uint8_t shown[MODLINSEQ_UNIFORM_MAX]; /* modlinseq's planes before the step */
+    uint64_t shown[MODLINSEQ_UNIFORM_WORDS]; /* modlinseq's planes before the step */
     if (v->off_modlinseq)
         modlinseq_uniform_planes(v, h, h->seat, shown);
     o->illegal[i] = 0;

@@ -29,8 +29,10 @@ void game_refresh_legal(const variant *v, board_hdr *b)
         return;
     }
     if (v->p.rule == RULE_MODLINSEQ) {
-        modlinseq_legal(v, b, legal);
-    } else if (v->p.rule == RULE_GOMORPION) {
+        b->n_legal = (uint16_t)modlinseq_legal(v, b, legal);
+        return;
+    }
+    if (v->p.rule == RULE_GOMORPION) {
         gomorpion_legal(v, b, b->colour, legal);
     } else if (v->p.rule == RULE_RENJU) {
         /* renju keeps the empty cells as bits: legal is a few word operations */

@@ -106,8 +106,8 @@ void modlinseq_derive(const variant *v, board_hdr *b);
 
 /* A new game: shuffle the bag with the episode's random stream, deal hands. */
 void modlinseq_start(const variant *v, board_hdr *b, uint64_t key, uint32_t *ctr);
-/* The legal actions of the seat to act. */
-void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal);
+/* The legal actions of the seat to act into legal (zeroed); returns how many. */
+int modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal);
 /* Apply a legal action (a tile, END_TURN or PASS). */
 void modlinseq_apply(const variant *v, board_hdr *b, int action);
 /* Points END_TURN would score now: every distinct segment through a tile
@@ -118,15 +118,15 @@ int modlinseq_turn_points(const variant *v, const board_hdr *b);
  * (its own hand), into zeroed out. */
 void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8_t *out);
 /* The planes that hold one value over the board, in their order from
- * seat_0_to_act on (seat, hand, hand2, bag bits): their values into want,
- * returns how many. */
-#define MODLINSEQ_UNIFORM_MAX (1 + 2 * 36 + MODLINSEQ_BAG_BITS)
-int modlinseq_uniform_planes(const variant *v, const board_hdr *b, int viewer, uint8_t *want);
+ * seat_0_to_act on (seat, hand, hand2, bag bits): their values as bits of
+ * want[MODLINSEQ_UNIFORM_WORDS]. */
+#define MODLINSEQ_UNIFORM_WORDS 2 /* 1 + 2 * 36 + MODLINSEQ_BAG_BITS planes at most */
+void modlinseq_uniform_planes(const variant *v, const board_hdr *b, int viewer, uint64_t *want);
 /* After `action` (prev_last: the last tile before it), bring out from the
  * observation before the step to the one after, for the seat to act now;
  * shown: modlinseq_uniform_planes before the step. Only what changed is
  * written (out is too big to read back cheaply). */
-void modlinseq_update_obs(const variant *v, const board_hdr *b, const uint8_t *shown, int action,
+void modlinseq_update_obs(const variant *v, const board_hdr *b, const uint64_t *shown, int action,
                           int prev_last, uint8_t *out);
 /* Why an action is not legal now. */
 const char *modlinseq_illegal_reason(const variant *v, const board_hdr *b, int action);

@@ -156,7 +156,11 @@ void modlinseq_derive(const variant *v, board_hdr *b)
 }
 
 /* After a tile on c: the empty cells just past the ends of the segments
- * through c are the only ones whose segments changed. */
+ * through c are the only ones whose segments changed, and only along the
+ * line of that end. fit[q] is the AND over q's lines of the values each
+ * allows; tiles are never taken away, so a line's run through q only grows
+ * and the values it allows only shrink: ANDing the new factor in gives the
+ * AND with the old factor replaced. */
 static void after_tile(const variant *v, board_hdr *b, int c)
 {
     const mls_lines *L = v->mls;
@@ -173,9 +177,15 @@ static void after_tile(const variant *v, board_hdr *b, int c)
     for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0; k++) {
         mls_run r = mls_run_at(L, values, visits[k], -1);
         int ends[2] = {mls_before(L, r), mls_after(L, r)};
-        for (int j = 0; j < 2; j++)
-            if (ends[j] >= 0)
-                fit[L->cell[ends[j]]] = cell_fits(v, values, L->cell[ends[j]]);
+        for (int j = 0; j < 2; j++) {
+            if (ends[j] < 0)
+                continue;
+            int q = L->cell[ends[j]], line = L->line_of[ends[j]];
+            const int32_t *at = L->visits + (size_t)q * GEOM_MAX_AXES;
+            for (int i = 0; i < GEOM_MAX_AXES && at[i] >= 0 && fit[q]; i++)
+                if (L->line_of[at[i]] == line)
+                    fit[q] &= run_fits(v, values, at[i], q);
+        }
     }
 }
 
@@ -278,13 +288,14 @@ void modlinseq_start(const variant *v, board_hdr *b, uint64_t key, uint32_t *ctr
     refill(v, b, 1);
 }
 
-void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
+int modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
 {
     const modlinseq_state *ms = modlinseq_of_c(v, b);
     const uint8_t *hand = modlinseq_hand_c(v, b, b->seat);
     const uint64_t *fit = modlinseq_fit_c(v, b);
     int n = v->g.n_cells, m = v->p.modulus;
     bits_set(legal, n * m + (ms->turn_tiles ? MODLINSEQ_END_TURN : MODLINSEQ_PASS));
+    int count = 1;
     uint64_t held = 0;
     for (int val = 0; val < m; val++)
         held |= (uint64_t)(hand[val] != 0) << val;
@@ -295,10 +306,12 @@ void modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
         for (uint64_t x = where[w]; x; x &= x - 1) {
             int c = w * 64 + __builtin_ctzll(x), at = c * m, s = at & 63;
             uint64_t bits = fit[c] & held;
+            count += __builtin_popcountll(bits);
             legal[at >> 6] |= bits << s;
             if (s && s + m > 64)
                 legal[(at >> 6) + 1] |= bits >> (64 - s);
         }
+    return count;
 }
 
 int modlinseq_turn_points(const variant *v, const board_hdr *b)
@@ -575,31 +588,37 @@ static obs_planes planes_of(const variant *v, uint8_t *out)
     return o;
 }
 
-int modlinseq_uniform_planes(const variant *v, const board_hdr *b, int viewer, uint8_t *want)
+void modlinseq_uniform_planes(const variant *v, const board_hdr *b, int viewer, uint64_t *want)
 {
     const int m = v->p.modulus;
     const uint8_t *hand = modlinseq_hand_c(v, b, viewer);
     int in_bag = modlinseq_bag_size(v) - modlinseq_of_c(v, b)->bag_pos;
-    want[0] = b->seat == 0;
+    want[0] = (uint64_t)(b->seat == 0);
+    want[1] = 0;
     for (int k = 0; k < m; k++) {
-        want[1 + k] = hand[k] >= 1;
-        want[1 + m + k] = hand[k] >= 2;
+        if (hand[k] >= 1)
+            bits_set(want, 1 + k);
+        if (hand[k] >= 2)
+            bits_set(want, 1 + m + k);
     }
     for (int k = 0; k < MODLINSEQ_BAG_BITS; k++)
-        want[1 + 2 * m + k] = (in_bag >> k) & 1;
-    return 1 + 2 * m + MODLINSEQ_BAG_BITS;
+        if (in_bag >> k & 1)
+            bits_set(want, 1 + 2 * m + k);
 }
 
 /* Rewrite the planes that hold one value (seat0 and the ones after it) where
  * they differ from what `shown` says out holds. */
 static void write_uniform_planes(const variant *v, const board_hdr *b, int viewer,
-                                 const uint8_t *shown, obs_planes o)
+                                 const uint64_t *shown, obs_planes o)
 {
-    uint8_t want[MODLINSEQ_UNIFORM_MAX];
-    int count = modlinseq_uniform_planes(v, b, viewer, want);
-    for (int k = 0; k < count; k++)
-        if (want[k] != shown[k])
-            memset(o.seat0 + (size_t)k * (size_t)v->g.n_cells, want[k], (size_t)v->g.n_cells);
+    uint64_t want[MODLINSEQ_UNIFORM_WORDS];
+    modlinseq_uniform_planes(v, b, viewer, want);
+    for (int w = 0; w < MODLINSEQ_UNIFORM_WORDS; w++)
+        for (uint64_t d = want[w] ^ shown[w]; d; d &= d - 1) {
+            int k = w * 64 + __builtin_ctzll(d);
+            memset(o.seat0 + (size_t)k * (size_t)v->g.n_cells, (int)(want[w] >> (k & 63) & 1),
+                   (size_t)v->g.n_cells);
+        }
 }
 
 void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8_t *out)
@@ -615,11 +634,11 @@ void modlinseq_write_obs(const variant *v, const board_hdr *b, int viewer, uint8
     bits_to_bytes(modlinseq_placed_c(v, b), n, o.placed);
     if (b->last_move >= 0)
         o.last[b->last_move] = 1;
-    static const uint8_t zeros[MODLINSEQ_UNIFORM_MAX];
+    static const uint64_t zeros[MODLINSEQ_UNIFORM_WORDS];
     write_uniform_planes(v, b, viewer, zeros, o);
 }
 
-void modlinseq_update_obs(const variant *v, const board_hdr *b, const uint8_t *shown, int action,
+void modlinseq_update_obs(const variant *v, const board_hdr *b, const uint64_t *shown, int action,
                           int prev_last, uint8_t *out)
 {
     const int n = v->g.n_cells, m = v->p.modulus;
