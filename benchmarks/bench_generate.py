@@ -31,13 +31,13 @@ from fiverow.selfplay import Pairing, default_boards, new_selfplay, run
 
 
 def without_writer(
-    variant: str, player: str, games: int, threads: int, seed: int, obs: bool
+    variant: str, player: str, games: int, threads: int, seed: int, obs: bool, boards: int
 ) -> float:
     """Seconds for the same run with every step recorded in memory and nothing
     written: the pool, the players and the games, as generate() times them."""
     start = time.perf_counter()
     p = players.make(player)
-    pool = mixed_pool(variant, default_boards(games), None, seed, threads)
+    pool = mixed_pool(variant, boards, None, seed, threads)
     sp = new_selfplay(pool, Pairing(p, p, alternate=False), seed, record_obs=obs)
     run(sp, games)
     return time.perf_counter() - start
@@ -52,6 +52,7 @@ def with_writer(
     obs: bool,
     gzip: int,
     chunks: str,
+    boards: int,
 ) -> tuple[float, int, int]:
     """Seconds, steps and file bytes of the same run written to HDF5."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -67,6 +68,7 @@ def with_writer(
             obs=obs,
             gzip=gzip,
             chunks=chunks,
+            boards=boards,
         )
         seconds = time.perf_counter() - start
         return seconds, r.steps, os.path.getsize(path)
@@ -84,7 +86,9 @@ def main() -> None:
     parser.add_argument("--gzip", default="4", help="comma-separated levels")
     parser.add_argument("--chunks", default="auto", help="comma-separated: auto, zlib, fast")
     parser.add_argument("--obs", action="store_true")
+    parser.add_argument("--boards", type=int, default=None, help="default: min(games, 4096)")
     args = parser.parse_args()
+    boards = args.boards or default_boards(args.games)
     settings = [
         (chunks, int(level)) for chunks in args.chunks.split(",") for level in args.gzip.split(",")
     ]
@@ -95,10 +99,20 @@ def main() -> None:
             sizes: dict[tuple[str, int], int] = {}
             steps = 0
             for r in range(args.repeats):
-                plain.append(without_writer(variant, player, args.games, args.threads, r, args.obs))
+                plain.append(
+                    without_writer(variant, player, args.games, args.threads, r, args.obs, boards)
+                )
                 for chunks, level in settings:
                     seconds, steps, size = with_writer(
-                        variant, player, args.games, args.threads, r, args.obs, level, chunks
+                        variant,
+                        player,
+                        args.games,
+                        args.threads,
+                        r,
+                        args.obs,
+                        level,
+                        chunks,
+                        boards,
                     )
                     written[(chunks, level)].append(seconds)
                     sizes[(chunks, level)] = size
@@ -111,6 +125,7 @@ def main() -> None:
                             "players": player,
                             "games": args.games,
                             "threads": args.threads,
+                            "boards": boards,
                             "obs": args.obs,
                             "gzip": level,
                             "chunks": chunks,
