@@ -9,6 +9,10 @@ a shared VM: the best run is the least disturbed one).
 
     python benchmarks/bench_step.py                      # freestyle, 4096 envs, 1 and 2 threads
     python benchmarks/bench_step.py --variants freestyle,strip,torus --observation mover
+    python benchmarks/bench_step.py --boards 4096,16384,65536 --variants freestyle,renju --threads 2
+
+With several --boards, each (variant, threads, loop) also prints the curve:
+every size's figure over the smallest size's, from the same run.
 """
 
 from __future__ import annotations
@@ -79,6 +83,9 @@ def main() -> None:
     )
     parser.add_argument("--variants", default="freestyle")
     parser.add_argument("--envs", type=int, default=4096)
+    parser.add_argument(
+        "--boards", default=None, help="comma-separated board counts (default: --envs)"
+    )
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--observation", default="absolute", choices=["absolute", "mover"])
     parser.add_argument("--repeats", type=int, default=7)
@@ -91,29 +98,49 @@ def main() -> None:
         help="process: CPU seconds of this process (1 thread on a loaded machine)",
     )
     args = parser.parse_args()
+    sizes = [int(n) for n in args.boards.split(",")] if args.boards else [args.envs]
+    thread_counts = [int(t) for t in args.threads.split(",")]
     for variant in args.variants.split(","):
         results = {}
-        for threads in (int(t) for t in args.threads.split(",")):
-            for row in bench(
-                variant,
-                args.envs,
-                threads,
-                args.observation,
-                args.repeats,
-                args.rollout_steps,
-                args.python_steps,
-                args.clock,
-            ):
-                print(json.dumps(row), flush=True)
-                results[(row["mode"], threads)] = row["steps_per_s"]
+        for num_envs in sizes:
+            for threads in thread_counts:
+                for row in bench(
+                    variant,
+                    num_envs,
+                    threads,
+                    args.observation,
+                    args.repeats,
+                    args.rollout_steps,
+                    args.python_steps,
+                    args.clock,
+                ):
+                    print(json.dumps(row), flush=True)
+                    results[(row["mode"], threads, num_envs)] = row["steps_per_s"]
         for mode in ("rollout", "step"):
-            if (mode, 1) in results and (mode, 2) in results:
+            for num_envs in sizes:
+                if (mode, 1, num_envs) in results and (mode, 2, num_envs) in results:
+                    two, one = results[(mode, 2, num_envs)], results[(mode, 1, num_envs)]
+                    print(
+                        json.dumps(
+                            {
+                                "variant": variant,
+                                "mode": mode,
+                                "num_envs": num_envs,
+                                "scaling_2_over_1": round(two / one, 2),
+                            }
+                        )
+                    )
+            for threads in thread_counts if len(sizes) > 1 else ():
+                base = results[(mode, threads, sizes[0])]
+                curve = {n: round(results[(mode, threads, n)] / base, 2) for n in sizes}
                 print(
                     json.dumps(
                         {
                             "variant": variant,
                             "mode": mode,
-                            "scaling_2_over_1": round(results[(mode, 2)] / results[(mode, 1)], 2),
+                            "threads": threads,
+                            "observation": args.observation,
+                            f"over_{sizes[0]}_boards": curve,
                         }
                     )
                 )
