@@ -7,6 +7,7 @@
 #include "game.h"
 #include "gomorpion.h"
 #include "modlinseq.h"
+#include "prefetch.h"
 #include "protocol.h"
 #include "rng.h"
 
@@ -272,6 +273,22 @@ static int validate_board(const batch *b, const group *g, int i, int64_t action)
     return VALID_OK;
 }
 
+/* Board i + FIVEROW_PREFETCH_AHEAD's lines, requested while board i is
+ * handled (line games on bit sets: their steps touch a few known lines). */
+static inline int prefetches(const group *g)
+{
+    return FIVEROW_PREFETCH_AHEAD > 0 && g->v.n_line_words > 0;
+}
+
+PREFETCH_INLINE void prefetch_step(const batch *b, const group *g, int i, int64_t action)
+{
+    const variant *v = &g->v;
+    prefetch_board_cell(v, group_board(g, i), action);
+    int whole_plane = b->obs_kind == OBS_ABSOLUTE ? 2 : -1; /* game_update_obs_absolute */
+    prefetch_outputs_cell(v, g->out.obs + (size_t)i * obs_bytes(b, g), v->n_planes[b->obs_kind],
+                          whole_plane, g->out.mask + (size_t)i * (size_t)v->n_actions, action);
+}
+
 /* ---- the batch ---- */
 
 /* Set in a child process after fork(): libgomp's thread pool did not survive
@@ -322,8 +339,11 @@ FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error 
     {
         for (int gi = 0; gi < b->n_groups; gi++) {
             group *g = &b->groups[gi];
+            const int ahead = prefetches(g) ? FIVEROW_PREFETCH_AHEAD : 0;
 #pragma omp for schedule(static) nowait
             for (int i = 0; i < g->n; i++) {
+                if (ahead && i + ahead < g->n)
+                    prefetch_board_cell(&g->v, group_board(g, i + ahead), actions[gi][i + ahead]);
                 int code = validate_board(b, g, i, actions[gi][i]);
                 g->scratch[i] = (uint8_t)code;
                 if (code) {
@@ -339,9 +359,13 @@ FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error 
         if (!stop)
             for (int gi = 0; gi < b->n_groups; gi++) {
                 group *g = &b->groups[gi];
+                const int ahead = prefetches(g) ? FIVEROW_PREFETCH_AHEAD : 0;
 #pragma omp for schedule(static) nowait
-                for (int i = 0; i < g->n; i++)
+                for (int i = 0; i < g->n; i++) {
+                    if (ahead && i + ahead < g->n)
+                        prefetch_step(b, g, i + ahead, actions[gi][i + ahead]);
                     step_board(b, g, i, actions[gi][i]);
+                }
             }
     }
     if (!any_error)
@@ -374,8 +398,11 @@ FIVEROW_HOT void batch_sample(batch *b)
 #pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
     for (int gi = 0; gi < b->n_groups; gi++) {
         group *g = &b->groups[gi];
+        const int ahead = prefetches(g) ? FIVEROW_PREFETCH_AHEAD : 0;
 #pragma omp for schedule(static) nowait
         for (int i = 0; i < g->n; i++) {
+            if (ahead && i + ahead < g->n)
+                prefetch_board_cell(&g->v, group_board(g, i + ahead), -1);
             board_hdr *h = group_board(g, i);
             int a = h->status == STATUS_ONGOING
                         ? game_random_legal(&g->v, h, h->sample_key, &h->sample_ctr)
