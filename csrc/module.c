@@ -5,8 +5,8 @@
 #include <Python.h>
 
 #include <limits.h>
-#include <stddef.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "batch.h"

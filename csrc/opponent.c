@@ -11,12 +11,10 @@
 
 const char *opponent_check_variant(const variant *v)
 {
+    /* (no rule wins with the opener's three stones: protocols need connect >= 4) */
     if (v->max_steps <= OPENING_PLIES_MAX)
         return "an opponent needs max_steps >= 4: its opening plies (up to 3 under an "
                "opening protocol) would end the episode before the agent acts";
-    if (v->off_protocol && v->p.connect < 3)
-        return "an opponent cannot open a protocol game with connect < 3: the opener's "
-               "three stones could win before the agent acts";
     return NULL;
 }
 

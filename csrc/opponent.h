@@ -18,7 +18,7 @@ enum { AGENT_SEAT_RANDOM = 2 };
 
 typedef struct opponent {
     int kind;
-    int agent_seat;    /* 0, 1 or AGENT_SEAT_RANDOM */
+    int agent_seat;     /* 0, 1 or AGENT_SEAT_RANDOM */
     player_spec player; /* OPPONENT_BUILTIN */
     int n_threads, n_groups;
     policy_scratch **scratch; /* [thread][group], OPPONENT_BUILTIN */

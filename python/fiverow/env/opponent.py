@@ -59,7 +59,7 @@ class Opponent:
         batch.set_opponent(kind, spec, agent_seat_code(self.agent_seat))
 
 
-def resolve_opponent(opponent: object, agent_seat: object) -> Opponent | None:
+def resolve_opponent(opponent: Any, agent_seat: object) -> Opponent | None:
     """``opponent`` as :func:`fiverow.players.make` takes it (None: no
     opponent, both seats are the caller's), with the agent's seat checked."""
     from .. import players

@@ -229,7 +229,7 @@ class Group:
             {key: getattr(self, key) for key in _FINAL_KEYS}, action_mask=self.mask
         )
         if self.same_step and self.has_final.any():
-            info["final_obs"] = self.final_obs
+            info["final_obs"] = self.final["obs"]
             info["_final_obs"] = self.has_final
             final = self._info_of(self.final, action_mask=self.final["mask"])
             for key in list(final):
@@ -371,6 +371,11 @@ class Pool:
             raise KeyError(f"no group '{name}'; groups: {', '.join(self._order)}") from None
 
     def _actions(self, group: Group, actions: object) -> npt.NDArray[np.int64]:
+        if actions is None:
+            raise TypeError(
+                f"actions for '{group.name}' must be an array of {group.num_envs} integers, "
+                "got None"
+            )
         a = np.asarray(actions)
         if a.shape != (group.num_envs,):
             raise ValueError(
