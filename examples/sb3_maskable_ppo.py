@@ -1,7 +1,7 @@
 """sb3-contrib's MaskablePPO against fiverow's built-in opponents.
 
-    python examples/sb3_maskable_ppo.py                      # freestyle 9x9: random, then heuristic
-    python examples/sb3_maskable_ppo.py --random-steps 200000 --heuristic-steps 400000
+    python examples/sb3_maskable_ppo.py    # freestyle 9x9: random 10 min, then heuristic 25
+    python examples/sb3_maskable_ppo.py --random-minutes 0 --random-steps 200000
 
 The environment is what a Stable-Baselines3 user writes:
 ``fiverow.make("freestyle", size=9, opponent="random", agent_seat="random")``
@@ -10,13 +10,15 @@ inside ``step`` (in C), so the learner sees a single-agent game from its seat
 (drawn per episode: it plays both colours); rewards are +1 / -1 / 0 from that
 seat and MaskablePPO reads the legal actions from ``env.action_masks()``.
 
-Training runs against ``random`` for ``--random-steps`` steps, then against
-``heuristic`` for ``--heuristic-steps`` (the same model, ``set_env``). Every
-``--eval-every`` steps the policy (sampled, as it trains) plays
-``--eval-games`` games against each opponent through ``fiverow.make_vec``
-with the opponent in the loop: win / draw / loss rates with Wilson 95%
-intervals go to ``<out>/curve.json`` and ``<out>/curve.png``; the model to
-``<out>/model.zip``.
+Training runs against ``random`` for ``--random-minutes`` of training time
+(or ``--random-steps``, whichever comes first), then against ``heuristic``
+for ``--heuristic-minutes`` (the same model, ``set_env``): minutes, so that a
+run on a shared machine ends in time. Every ``--eval-minutes`` of training the
+policy (sampled, as it trains) plays ``--eval-games`` games against each
+opponent through ``fiverow.make_vec`` with the opponent in the loop: win /
+draw / loss rates with Wilson 95% intervals go to ``<out>/curve.json`` and
+``<out>/curve.png`` (the evaluations do not count as training time); the
+model to ``<out>/model.zip``.
 """
 
 from __future__ import annotations
@@ -42,15 +44,13 @@ from fiverow.analysis.stats import wilson_interval
 
 
 class BoardCNN(BaseFeaturesExtractor):
-    """A few 3x3 convolutions over the planes (SB3's NatureCNN wants 36x36 images)."""
+    """Two 3x3 convolutions over the planes (SB3's NatureCNN wants 36x36 images)."""
 
     def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 32) -> None:
         planes, height, width = observation_space.shape
         super().__init__(observation_space, features_dim=channels * height * width)
         self.net = nn.Sequential(
             nn.Conv2d(planes, channels, 3, padding=1),
-            nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1),
             nn.ReLU(),
             nn.Conv2d(channels, channels, 3, padding=1),
             nn.ReLU(),
@@ -98,7 +98,9 @@ def evaluate(model: MaskablePPO, args: argparse.Namespace, opponent: str, seed: 
     while not done.all():
         # a board whose first game is over plays on (its next-step reset
         # ignores the action; a finished board's mask allows every action)
-        actions, _ = model.predict(obs.copy(), action_masks=env.action_masks(), deterministic=False)
+        actions, _ = model.predict(
+            obs.copy(), action_masks=env.action_masks().copy(), deterministic=False
+        )
         obs, reward, terminated, truncated, _ = env.step(actions)
         ended = (terminated | truncated) & ~done
         won |= ended & (reward > 0)
@@ -109,18 +111,31 @@ def evaluate(model: MaskablePPO, args: argparse.Namespace, opponent: str, seed: 
 
 
 class Curve(BaseCallback):
-    """Evaluations every ``every`` steps, written to the curve as they come."""
+    """One phase: evaluations every ``--eval-minutes`` of training (and every
+    ``--eval-every`` steps, if set), written to the curve as they come; the
+    phase ends at its step budget (``learn``) or its minutes (here)."""
 
-    def __init__(self, args: argparse.Namespace, curve: list[dict[str, Any]], phase: str) -> None:
+    def __init__(
+        self, args: argparse.Namespace, curve: list[dict[str, Any]], phase: str, minutes: float
+    ) -> None:
         super().__init__()
         self.args, self.curve, self.phase = args, curve, phase
-        self.next_eval = 0
+        self.deadline = TRAIN_CLOCK.seconds() + 60 * minutes if minutes > 0 else float("inf")
+        self.next_eval_seconds = self.next_eval_steps = float("inf")
+
+    def _on_training_start(self) -> None:
+        self.next_eval_seconds = TRAIN_CLOCK.seconds() + 60 * self.args.eval_minutes
+        if self.args.eval_every:
+            self.next_eval_steps = self.num_timesteps + self.args.eval_every
 
     def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next_eval:
-            self.next_eval = self.num_timesteps + self.args.eval_every
+        due = TRAIN_CLOCK.seconds() >= self.next_eval_seconds
+        if due or self.num_timesteps >= self.next_eval_steps:
             record(self.model, self.args, self.curve, self.phase)
-        return True
+            self.next_eval_seconds = TRAIN_CLOCK.seconds() + 60 * self.args.eval_minutes
+            if self.args.eval_every:
+                self.next_eval_steps = self.num_timesteps + self.args.eval_every
+        return TRAIN_CLOCK.seconds() < self.deadline
 
 
 def record(model: Any, args: argparse.Namespace, curve: list[dict[str, Any]], phase: str) -> None:
@@ -161,6 +176,9 @@ class Clock:
     """Training time: wall time minus the evaluations."""
 
     def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> None:
         self.start = time.perf_counter()
         self.excluded = 0.0
 
@@ -212,25 +230,34 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--n-steps", type=int, default=128, help="steps per env per rollout")
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--channels", type=int, default=32)
-    p.add_argument("--random-steps", type=int, default=150_000)
-    p.add_argument("--heuristic-steps", type=int, default=350_000)
-    p.add_argument("--eval-every", type=int, default=50_000)
+    p.add_argument("--epochs", type=int, default=4, help="PPO epochs per rollout")
+    p.add_argument("--channels", type=int, default=16)
+    p.add_argument("--random-steps", type=int, default=1_000_000)
+    p.add_argument("--random-minutes", type=float, default=10.0, help="0: steps only")
+    p.add_argument("--heuristic-steps", type=int, default=2_000_000)
+    p.add_argument("--heuristic-minutes", type=float, default=25.0, help="0: steps only")
+    p.add_argument("--eval-minutes", type=float, default=5.0, help="of training time")
+    p.add_argument("--eval-every", type=int, default=0, help="steps (0: by minutes only)")
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/sb3_maskable_ppo")
     args = p.parse_args(argv)
-    for name in ("envs", "n_steps", "batch_size", "eval_every", "eval_games", "threads"):
+    for name in ("envs", "n_steps", "batch_size", "epochs", "eval_games", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
+    for name in ("random_steps", "heuristic_steps", "eval_every"):
+        if getattr(args, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must be >= 0")
+    for name in ("random_minutes", "heuristic_minutes", "eval_minutes"):
+        if not getattr(args, name) >= 0:
+            p.error(f"--{name.replace('_', '-')} must be >= 0")
     return args
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
-    TRAIN_CLOCK.__init__()  # type: ignore[misc]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     model = MaskablePPO(
@@ -238,6 +265,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         training_env(args, "random", args.seed),
         n_steps=args.n_steps,
         batch_size=args.batch_size,
+        n_epochs=args.epochs,
         learning_rate=args.lr,
         policy_kwargs={
             "features_extractor_class": BoardCNN,
@@ -248,16 +276,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         verbose=0,
     )
     curve: list[dict[str, Any]] = []
-    record(model, args, curve, "random")
     wall = time.perf_counter()
-    for phase, steps in (("random", args.random_steps), ("heuristic", args.heuristic_steps)):
+    TRAIN_CLOCK.restart()
+    record(model, args, curve, "random")
+    phases = (
+        ("random", args.random_steps, args.random_minutes),
+        ("heuristic", args.heuristic_steps, args.heuristic_minutes),
+    )
+    for phase, steps, minutes in phases:
         if steps <= 0:
             continue
         model.set_env(training_env(args, phase, args.seed + 1000 * len(curve)))
-        callback = Curve(args, curve, phase)
-        callback.next_eval = model.num_timesteps + args.eval_every
+        callback = Curve(args, curve, phase, minutes)
         model.learn(steps, callback=callback, reset_num_timesteps=False)
-        record(model, args, curve, phase)
+        if curve[-1]["timesteps"] != model.num_timesteps:
+            record(model, args, curve, phase)
     model.save(out / "model.zip")
     plot(curve, out / "curve.png")
     summary = {

@@ -290,3 +290,27 @@ def test_same_step_final_info_with_an_opponent():
         np.testing.assert_array_equal(info["to_play"][done], 1)
         np.testing.assert_array_equal(info["rewards"][done], 0)
     assert ended > 0
+
+
+def test_players_make_is_the_one_entry_point():
+    """Built-in specs parse to Players; Python players pass through (a function
+    is wrapped, named after it); Match takes whatever make takes."""
+    assert players.make("mcts:100(rollout=random)").name == "mcts:100(rollout=random)"
+    agent = Wrapped("random")
+    assert players.make(agent) is agent
+
+    def centre_first(env):
+        return players.make("heuristic").act(env)
+
+    wrapped = players.make(centre_first)
+    assert wrapped.name == "centre_first"
+    with pytest.raises(TypeError, match="built-in players only"):
+        players.make(agent, epsilon=0.1)
+    result = fiverow.Match(
+        "freestyle", centre_first, "random", games=8, seed=1, params=SMALL["freestyle"]
+    ).play()
+    assert result.player_a == "centre_first" and result.total().wins >= 7
+    ratings = fiverow.balance.ladder(
+        "freestyle", [centre_first, "random"], games=4, bootstrap=10, params={"size": 7}
+    )
+    assert "centre_first" in str(ratings)

@@ -582,7 +582,7 @@ def from_dataset(path: str | Path) -> BalanceReport:
 
 def ladder(
     variant: str,
-    players: Sequence[str | players_mod.Player],
+    players: Sequence[Any],
     *,
     games: int = 200,
     seed: int = 0,
@@ -593,7 +593,10 @@ def ladder(
 ) -> Ratings:
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
-    bootstrap 95% intervals. ``ray``: each pair's games on a Ray cluster."""
+    bootstrap 95% intervals. ``ray``: each pair's games on a Ray cluster.
+    Players: anything :func:`fiverow.players.make` takes (Python players too,
+    as :class:`fiverow.Match` plays them)."""
+    from ..players.agent import agent_name
     from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
@@ -619,4 +622,5 @@ def ladder(
                 a_idx += [i] * len(g)
                 b_idx += [j] * len(g)
                 scores += list(score)
-    return elo_ratings([p.name for p in chosen], a_idx, b_idx, scores, bootstrap, seed)
+    names = [agent_name(p) for p in chosen]
+    return elo_ratings(names, a_idx, b_idx, scores, bootstrap, seed)

@@ -245,3 +245,4 @@ def make(
             f"it takes: {', '.join(allowed)}"
         )
     return Player(kind=kind, **params)
+
