@@ -314,3 +314,42 @@ def test_players_make_is_the_one_entry_point():
         "freestyle", [centre_first, "random"], games=4, bootstrap=10, params={"size": 7}
     )
     assert "centre_first" in str(ratings)
+
+
+@pytest.mark.parametrize("preset", ["freestyle", "renju-soosorv8", "modlinseq"])
+def test_copies_keep_the_opponent_and_continue_identically(preset):
+    """pickle / deepcopy of envs with a built-in opponent and random seats: the
+    copy has the opponent seated and plays the same future; undo() takes back
+    the agent's step with the opponent's replies."""
+    import copy
+    import pickle
+
+    def run(env, steps: int = 40):
+        out = []
+        for _ in range(steps):
+            obs, reward, terminated, truncated, info = env.step(env.sample_legal())
+            out += [obs.copy(), reward, terminated, info["agent_seat"].copy()]
+            out += [info["winner"].copy(), info["episode_length"].copy()]
+        return out
+
+    env = fiverow.make_vec(
+        preset, 6, seed=4, opponent="heuristic(epsilon=0.3)", agent_seat="random", **small(preset)
+    )
+    env.reset()
+    run(env, 5)
+    twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    ahead = run(env)
+    for twin in twins:
+        assert twin.opponent is not None and twin._group.with_opponent
+        assert same(run(twin), ahead)
+
+    single = fiverow.make(preset, opponent="heuristic", agent_seat=1, **small(preset))
+    obs, info = single.reset(seed=2)
+    single.step(single.sample_legal())
+    twin = pickle.loads(pickle.dumps(single))
+    action = twin.sample_legal()
+    np.testing.assert_array_equal(twin.step(action)[0], single.step(action)[0])
+    single.undo()
+    back_obs, back_info = single.undo()
+    np.testing.assert_array_equal(back_obs, obs)  # the reset position: the opponent's opening
+    assert back_info["to_play"] == 1 and back_info["episode_length"] == info["episode_length"]
