@@ -206,7 +206,9 @@ def plot(curve: list[dict[str, Any]], path: Path) -> None:
         high = [p[f"vs {opponent}"]["ci"][1] for p in curve]
         ax.plot(minutes, rates, "o-", color=colour, label=f"vs {opponent}")
         ax.fill_between(minutes, low, high, color=colour, alpha=0.2)
-    switch = next((p["train_seconds"] / 60 for p in curve if p["phase"] == "heuristic"), None)
+    # the switch: the random phase's last point (evaluated as the phase ends)
+    before = [p["train_seconds"] / 60 for p in curve if p["phase"] == "random"]
+    switch = before[-1] if before and curve[-1]["phase"] == "heuristic" else None
     if switch is not None:
         ax.axvline(switch, color="grey", ls="--", lw=1)
         ax.text(switch, 1.02, " opponent: heuristic", color="grey", fontsize=8)
