@@ -208,7 +208,8 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         g = self._group
         check_count(index, "index", 0, self.num_envs - 1)
         self.pool._require_reset("legal_actions")
-        if self.pool.autoreset_mode == "next_step" and (g.terminated[index] or g.truncated[index]):
+        # a finished board (not yet reset) has none; its mask allows every action
+        if self.pool.autoreset_mode != "same_step" and (g.terminated[index] or g.truncated[index]):
             return []
         return np.flatnonzero(g.mask[index]).tolist()
 
