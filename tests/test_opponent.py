@@ -315,6 +315,7 @@ def test_players_make_is_the_one_entry_point():
     )
     assert "centre_first" in str(ratings)
 
+
 @pytest.mark.parametrize("preset", ["freestyle", "renju-soosorv8", "modlinseq"])
 def test_copies_keep_the_opponent_and_continue_identically(preset):
     """pickle / deepcopy of envs with a built-in opponent and random seats: the

@@ -245,4 +245,3 @@ def make(
             f"it takes: {', '.join(allowed)}"
         )
     return Player(kind=kind, **params)
-
