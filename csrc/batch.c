@@ -18,7 +18,7 @@
 /* Below this many boards a parallel region costs more than it saves. */
 #define PARALLEL_MIN_BOARDS 256
 
-enum { VALID_OK = 0, VALID_RANGE = 1, VALID_ILLEGAL = 2, VALID_OVER = 3 };
+enum { VALID_OK = 0, VALID_RANGE = 1, VALID_ILLEGAL = 2, VALID_OVER = 3, VALID_WAITING = 4 };
 
 /* Legal sets up to this many words are snapshot before a step and their
  * bytes in the mask rewritten only where they changed. */
@@ -75,6 +75,7 @@ void batch_destroy(batch *b)
 {
     if (!b)
         return;
+    opponent_free(&b->opp);
     for (int gi = 0; gi < b->n_groups; gi++) {
         variant_free(&b->groups[gi].v);
         free(b->groups[gi].states);
@@ -124,14 +125,25 @@ void batch_rekey(batch *b, uint64_t seed)
     }
 }
 
-static void write_mask(const batch *b, const group *g, const board_hdr *h, uint8_t *mask)
+/* The thread's index in the parallel region (0 outside one). */
+static int thread_index(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static void write_mask(const group *g, const board_hdr *h, uint8_t *mask)
 {
     const variant *v = &g->v;
     if (h->status != STATUS_ONGOING) {
-        /* Terminal mask: in next-step mode the next action is ignored, so
-         * every action is accepted (no all-zero mask to break a softmax);
-         * otherwise no action is. */
-        memset(mask, b->autoreset == AUTORESET_NEXT_STEP, (size_t)v->n_actions);
+        /* A finished board allows every action, in every autoreset mode:
+         * no action is played on it (next-step mode ignores it, the other
+         * modes want a reset first), and a masked sampler or softmax never
+         * meets an empty mask. */
+        memset(mask, 1, (size_t)v->n_actions);
         return;
     }
     bits_to_bytes(board_legal_c(v, h), v->n_actions, mask);
@@ -147,15 +159,25 @@ static void write_protocol_outputs(const group *g, int i, const board_hdr *h)
     game_scores(&g->v, h, o->scores + 2 * i, o->cast_points + 2 * i, o->casts + i);
 }
 
+/* What describes the board beyond its planes and mask. */
+static void write_board_outputs(const batch *b, group *g, int i, const board_hdr *h)
+{
+    const group_outputs *o = &g->out;
+    int agent = opponent_agent_seat(&b->opp, h);
+    o->to_play[i] = (int8_t)h->seat;
+    o->winner[i] = h->winner;
+    o->episode_length[i] = h->steps;
+    o->agent_seat[i] = (int8_t)agent;
+    o->waiting[i] = (uint8_t)opponent_waits(&b->opp, h, agent);
+    write_protocol_outputs(g, i, h);
+}
+
 static void write_outputs(const batch *b, group *g, int i, const board_hdr *h)
 {
     const group_outputs *o = &g->out;
     game_write_obs(&g->v, h, b->obs_kind, o->obs + (size_t)i * obs_bytes(b, g));
-    write_mask(b, g, h, o->mask + (size_t)i * (size_t)g->v.n_actions);
-    o->to_play[i] = (int8_t)h->seat;
-    o->winner[i] = h->winner;
-    o->episode_length[i] = h->steps;
-    write_protocol_outputs(g, i, h);
+    write_mask(g, h, o->mask + (size_t)i * (size_t)g->v.n_actions);
+    write_board_outputs(b, g, i, h);
 }
 
 static void write_fresh(const batch *b, group *g, int i, const board_hdr *h)
@@ -177,20 +199,16 @@ void batch_refresh_board(batch *b, int gi, int i)
     write_fresh(b, g, i, group_board(g, i));
 }
 
-static void step_board(const batch *b, group *g, int i, int64_t action)
+/* One decision on board i, action a of the seat to act (legal; -1 for an
+ * illegal action that lost the game, already decided), the step counted;
+ * the obs and mask updated in place (only what changed, where that is
+ * known) and the rewards of both seats added to r. */
+static void play_ply(const batch *b, group *g, int i, board_hdr *h, int a, float r[2])
 {
     const variant *v = &g->v;
     const group_outputs *o = &g->out;
-    board_hdr *h = group_board(g, i);
     uint8_t *obs = o->obs + (size_t)i * obs_bytes(b, g);
-
-    if (h->status != STATUS_ONGOING) {
-        /* next-step autoreset: this step resets the board, the action is ignored */
-        new_episode(g, h);
-        write_fresh(b, g, i, h);
-        return;
-    }
-    int seat = h->seat, a = (int)action, prev_last = h->last_move;
+    int prev_last = h->last_move;
     unsigned changes = 0;
     /* what the outputs showed, so that only what changes is rewritten */
     uint64_t legal_before[SNAPSHOT_WORDS], rule_before[SNAPSHOT_WORDS];
@@ -202,8 +220,122 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
     uint64_t shown[MODLINSEQ_UNIFORM_WORDS]; /* modlinseq's planes before the step */
     if (v->off_modlinseq)
         modlinseq_uniform_planes(v, h, h->seat, shown);
-    o->illegal[i] = 0;
     game_begin_step(v, h);
+    if (a >= 0)
+        changes = game_apply(v, h, a);
+    h->steps++;
+    if (h->status == STATUS_ONGOING && h->steps >= v->max_steps)
+        h->status = STATUS_TRUNCATED;
+    float pr[2];
+    game_rewards(v, h, pr);
+    r[0] += pr[0];
+    r[1] += pr[1];
+
+    if (a >= 0 && v->p.rule == RULE_MODLINSEQ) /* its planes are the same in both kinds */
+        modlinseq_update_obs(v, h, shown, a, prev_last, obs);
+    else if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && snap && !(changes & CHANGE_OBS_WIDE))
+        game_update_obs_absolute(v, h, a, prev_last, rule_before, obs);
+    else
+        game_write_obs(v, h, b->obs_kind, obs);
+    uint8_t *mask = o->mask + (size_t)i * (size_t)v->n_actions;
+    if (h->status != STATUS_ONGOING || !snap)
+        write_mask(g, h, mask);
+    else if (changes & CHANGE_MASK_WIDE)
+        bits_to_bytes_changed(legal_before, board_legal_c(v, h), v->legal_words, mask);
+    else
+        mask[a] = 0;
+}
+
+/* A built-in opponent plays board i until the agent is to act or the game
+ * ends; its rewards are added to r. Returns the plies played. */
+static int opponent_plays(const batch *b, group *g, int i, board_hdr *h, float r[2])
+{
+    int plies = 0;
+    if (b->opp.kind != OPPONENT_BUILTIN)
+        return 0;
+    int agent = opponent_agent_seat(&b->opp, h), thread = thread_index();
+    while (opponent_waits(&b->opp, h, agent)) {
+        play_ply(b, g, i, h, opponent_move(&b->opp, &g->v, g->index, h, thread), r);
+        plies++;
+    }
+    return plies;
+}
+
+/* A board whose episode just started (reset, autoreset, an installed state):
+ * a built-in opponent to act first plays its opening now, so that what the
+ * outputs show is the agent's turn. Opening plies score nothing in any rule
+ * (opponent_check_variant makes sure they cannot end the game). */
+static void settle(const batch *b, group *g, int i, board_hdr *h)
+{
+    float r[2] = {0.0f, 0.0f};
+    if (opponent_plays(b, g, i, h, r))
+        write_board_outputs(b, g, i, h);
+}
+
+/* Same-step mode: keep the info of the game that just ended in fin. */
+static void save_final(const batch *b, group *g, int i)
+{
+    const group_outputs *o = &g->out, *f = &g->fin;
+    size_t ob = obs_bytes(b, g), na = (size_t)g->v.n_actions;
+    memcpy(f->obs + (size_t)i * ob, o->obs + (size_t)i * ob, ob);
+    memcpy(f->mask + (size_t)i * na, o->mask + (size_t)i * na, na);
+    for (int k = 0; k < 2; k++) {
+        f->rewards[2 * i + k] = o->rewards[2 * i + k];
+        f->scores[2 * i + k] = o->scores[2 * i + k];
+        f->cast_points[2 * i + k] = o->cast_points[2 * i + k];
+    }
+    f->to_play[i] = o->to_play[i];
+    f->winner[i] = o->winner[i];
+    f->episode_length[i] = o->episode_length[i];
+    f->illegal[i] = o->illegal[i];
+    f->black_seat[i] = o->black_seat[i];
+    f->phase[i] = o->phase[i];
+    f->opening[i] = o->opening[i];
+    f->casts[i] = o->casts[i];
+    f->agent_seat[i] = o->agent_seat[i];
+}
+
+/* After the plies of a step: the flags and what describes the board; in
+ * same-step mode a finished game's info goes to fin and the next episode
+ * starts (its info, rewards 0, is what out shows; reward and the flags stay
+ * the finished step's). */
+static void end_step(const batch *b, group *g, int i, board_hdr *h)
+{
+    const group_outputs *o = &g->out;
+    o->terminated[i] = h->status == STATUS_TERMINATED;
+    o->truncated[i] = h->status == STATUS_TRUNCATED;
+    write_board_outputs(b, g, i, h);
+    if (b->autoreset != AUTORESET_SAME_STEP)
+        return;
+    int done = h->status != STATUS_ONGOING;
+    o->has_final[i] = (uint8_t)done;
+    if (!done)
+        return;
+    save_final(b, g, i);
+    new_episode(g, h);
+    write_outputs(b, g, i, h);
+    o->rewards[2 * i] = o->rewards[2 * i + 1] = 0.0f;
+    o->illegal[i] = 0;
+    settle(b, g, i, h);
+}
+
+static void step_board(const batch *b, group *g, int i, int64_t action)
+{
+    const variant *v = &g->v;
+    const group_outputs *o = &g->out;
+    board_hdr *h = group_board(g, i);
+
+    if (h->status != STATUS_ONGOING) {
+        /* next-step autoreset: this step resets the board, the action is ignored */
+        new_episode(g, h);
+        write_fresh(b, g, i, h);
+        settle(b, g, i, h);
+        return;
+    }
+    int seat = h->seat, a = (int)action;
+    /* whose reward: the agent's with an opponent, else the seat acting */
+    int agent = opponent_agent_seat(&b->opp, h);
+    o->illegal[i] = 0;
     if (!game_is_legal(v, h, a)) {
         o->illegal[i] = 1;
         if (b->illegal == ILLEGAL_RANDOM) {
@@ -214,49 +346,13 @@ static void step_board(const batch *b, group *g, int i, int64_t action)
             h->winner = (int8_t)(seat ^ 1);
         }
     }
-    if (a >= 0)
-        changes = game_apply(v, h, a);
-    h->steps++;
-    if (h->status == STATUS_ONGOING && h->steps >= v->max_steps)
-        h->status = STATUS_TRUNCATED;
-
-    float r[2];
-    game_rewards(v, h, r);
+    float r[2] = {0.0f, 0.0f};
+    play_ply(b, g, i, h, a, r);
+    opponent_plays(b, g, i, h, r);
     o->rewards[2 * i] = r[0];
     o->rewards[2 * i + 1] = r[1];
-    o->reward[i] = r[seat];
-    o->terminated[i] = h->status == STATUS_TERMINATED;
-    o->truncated[i] = h->status == STATUS_TRUNCATED;
-
-    if (a >= 0 && v->p.rule == RULE_MODLINSEQ) /* its planes are the same in both kinds */
-        modlinseq_update_obs(v, h, shown, a, prev_last, obs);
-    else if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && snap && !(changes & CHANGE_OBS_WIDE))
-        game_update_obs_absolute(v, h, a, prev_last, rule_before, obs);
-    else
-        game_write_obs(v, h, b->obs_kind, obs);
-    uint8_t *mask = o->mask + (size_t)i * (size_t)v->n_actions;
-    if (h->status != STATUS_ONGOING || !snap)
-        write_mask(b, g, h, mask);
-    else if (changes & CHANGE_MASK_WIDE)
-        bits_to_bytes_changed(legal_before, board_legal_c(v, h), v->legal_words, mask);
-    else
-        mask[a] = 0;
-    o->to_play[i] = (int8_t)h->seat;
-    o->winner[i] = h->winner;
-    o->episode_length[i] = h->steps;
-    write_protocol_outputs(g, i, h);
-
-    if (b->autoreset == AUTORESET_SAME_STEP) {
-        int done = h->status != STATUS_ONGOING;
-        o->has_final[i] = (uint8_t)done;
-        if (done) {
-            memcpy(o->final_obs + (size_t)i * obs_bytes(b, g), obs, obs_bytes(b, g));
-            o->final_winner[i] = h->winner;
-            o->final_length[i] = h->steps;
-            new_episode(g, h);
-            write_outputs(b, g, i, h);
-        }
-    }
+    o->reward[i] = r[agent];
+    end_step(b, g, i, h);
 }
 
 static int validate_board(const batch *b, const group *g, int i, int64_t action)
@@ -268,9 +364,25 @@ static int validate_board(const batch *b, const group *g, int i, int64_t action)
     const board_hdr *h = group_board(g, i);
     if (h->status != STATUS_ONGOING)
         return b->autoreset == AUTORESET_NEXT_STEP ? VALID_OK : VALID_OVER;
+    if (opponent_waits(&b->opp, h, opponent_agent_seat(&b->opp, h)))
+        return VALID_WAITING;
     if (b->illegal == ILLEGAL_RAISE && !game_is_legal(&g->v, h, (int)action))
         return VALID_ILLEGAL;
     return VALID_OK;
+}
+
+static const char *invalid_reason(const group *g, int i, int code, int64_t a)
+{
+    switch (code) {
+    case VALID_RANGE:
+        return "out of range";
+    case VALID_OVER:
+        return "the episode is over (reset this env first)";
+    case VALID_WAITING:
+        return "the opponent is to act on this board";
+    default:
+        return game_illegal_reason(&g->v, group_board(g, i), (int)a);
+    }
 }
 
 /* Board i + FIVEROW_PREFETCH_AHEAD's lines, requested while board i is
@@ -328,8 +440,33 @@ void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks)
                 rekey_board(b, g, i, h);
             new_episode(g, h);
             write_fresh(b, g, i, h);
+            settle(b, g, i, h);
         }
     }
+}
+
+/* The errors that validation left in the groups' scratch codes. */
+static int collect_errors(const batch *b, const int64_t *const *actions, batch_error *errs,
+                          int max_errs)
+{
+    int n = 0;
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        const group *g = &b->groups[gi];
+        for (int i = 0; i < g->n; i++) {
+            int code = g->scratch[i];
+            if (!code)
+                continue;
+            if (n < max_errs) {
+                int64_t a = actions[gi][i];
+                errs[n].group = gi;
+                errs[n].index = i;
+                errs[n].action = a;
+                errs[n].reason = invalid_reason(g, i, code, a);
+            }
+            n++;
+        }
+    }
+    return n;
 }
 
 FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs)
@@ -368,29 +505,71 @@ FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error 
                 }
             }
     }
-    if (!any_error)
-        return 0;
-    int n = 0;
+    return any_error ? collect_errors(b, actions, errs, max_errs) : 0;
+}
+
+const char *batch_set_opponent(batch *b, int kind, const player_spec *player, int agent_seat)
+{
+    const variant **variants = malloc(sizeof(*variants) * (size_t)b->n_groups);
+    if (!variants)
+        return "out of memory";
+    for (int gi = 0; gi < b->n_groups; gi++)
+        variants[gi] = &b->groups[gi].v;
+    const char *why =
+        opponent_setup(&b->opp, kind, player, agent_seat, variants, b->n_groups, b->num_threads);
+    free(variants);
+    return why;
+}
+
+/* One external opponent decision on board i (waiting for it). Plies of an
+ * episode that started in this step (same-step autoreset) are its opening:
+ * they leave the finished game's reward and flags alone. */
+static void opponent_step_board(const batch *b, group *g, int i, int a)
+{
+    const group_outputs *o = &g->out;
+    board_hdr *h = group_board(g, i);
+    float r[2] = {0.0f, 0.0f};
+    play_ply(b, g, i, h, a, r);
+    if (b->autoreset == AUTORESET_SAME_STEP && o->has_final[i]) {
+        write_board_outputs(b, g, i, h);
+        return;
+    }
+    int agent = opponent_agent_seat(&b->opp, h);
+    o->rewards[2 * i] += r[0];
+    o->rewards[2 * i + 1] += r[1];
+    o->reward[i] += r[agent];
+    end_step(b, g, i, h);
+}
+
+int batch_opponent_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs)
+{
+    int any_error = 0;
     for (int gi = 0; gi < b->n_groups; gi++) {
-        const group *g = &b->groups[gi];
+        group *g = &b->groups[gi];
         for (int i = 0; i < g->n; i++) {
-            int code = g->scratch[i];
-            if (!code)
-                continue;
-            if (n < max_errs) {
-                int64_t a = actions[gi][i];
-                errs[n].group = gi;
-                errs[n].index = i;
-                errs[n].action = a;
-                errs[n].reason = code == VALID_RANGE ? "out of range"
-                                 : code == VALID_OVER
-                                     ? "the episode is over (reset this env first)"
-                                     : game_illegal_reason(&g->v, group_board(g, i), (int)a);
+            int64_t a = actions[gi][i];
+            int code = VALID_OK;
+            if (g->out.waiting[i]) {
+                if (a < 0 || a >= g->v.n_actions)
+                    code = VALID_RANGE;
+                else if (!game_is_legal(&g->v, group_board(g, i), (int)a))
+                    code = VALID_ILLEGAL;
             }
-            n++;
+            g->scratch[i] = (uint8_t)code;
+            any_error |= code != VALID_OK;
         }
     }
-    return n;
+    if (any_error)
+        return collect_errors(b, actions, errs, max_errs);
+#pragma omp parallel num_threads(b->num_threads) if (use_parallel(b))
+    for (int gi = 0; gi < b->n_groups; gi++) {
+        group *g = &b->groups[gi];
+#pragma omp for schedule(static) nowait
+        for (int i = 0; i < g->n; i++)
+            if (g->out.waiting[i])
+                opponent_step_board(b, g, i, (int)actions[gi][i]);
+    }
+    return 0;
 }
 
 FIVEROW_HOT void batch_sample(batch *b)
@@ -443,6 +622,7 @@ FIVEROW_HOT void batch_rollout(batch *b, int steps, rollout_stats *st)
             }
             n_steps += steps;
             write_fresh(b, g, i, h);
+            settle(b, g, i, h);
         }
     }
     st->steps = n_steps;
@@ -548,6 +728,7 @@ const char *batch_install_state(batch *b, int gi, int i, const uint8_t *state, s
     memcpy(h, state, g->v.state_size);
     game_forget_caches(&g->v, h); /* caches are not checked: start them afresh */
     write_fresh(b, g, i, h);
+    settle(b, g, i, h);
     return NULL;
 }
 
@@ -628,6 +809,7 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
     memcpy(target, h, v->state_size);
     free(h);
     write_fresh(b, g, i, target);
+    settle(b, g, i, target);
     return NULL;
 }
 
@@ -659,5 +841,6 @@ const char *batch_load_tiles(batch *b, int gi, int i, const uint8_t *values, con
     memcpy(target, h, v->state_size);
     free(h);
     write_fresh(b, g, i, target);
+    settle(b, g, i, target);
     return NULL;
 }

@@ -9,29 +9,29 @@
 #include <stdint.h>
 
 #include "dispatch.h"
+#include "opponent.h"
 #include "variant.h"
 
 enum autoreset_mode { AUTORESET_NEXT_STEP = 0, AUTORESET_SAME_STEP = 1, AUTORESET_DISABLED = 2 };
 enum illegal_mode { ILLEGAL_RAISE = 0, ILLEGAL_LOSE = 1, ILLEGAL_RANDOM = 2 };
 
 /* Output arrays of one group, owned by the caller (NumPy arrays in Python),
- * n boards each. Every pointer must be set before stepping; the final_*
- * arrays are only written in same-step mode. */
+ * n boards each. Every pointer of a group's `out` must be set before
+ * stepping; `fin` (same-step mode only) holds the info of the games that
+ * ended in the last step: obs, mask, rewards, to_play, winner,
+ * episode_length, illegal, agent_seat and the protocol / score outputs. */
 typedef struct group_outputs {
     uint8_t *obs;            /* [n][planes][cells] */
-    uint8_t *mask;           /* [n][n_actions] */
-    float *reward;           /* [n] reward of the seat that just acted */
+    uint8_t *mask;           /* [n][n_actions]; all ones on a finished board */
+    float *reward;           /* [n] reward of the seat that just acted (the agent's) */
     float *rewards;          /* [n][2] rewards by seat */
     uint8_t *terminated;     /* [n] */
     uint8_t *truncated;      /* [n] */
     int8_t *to_play;         /* [n] seat to act next */
     int8_t *winner;          /* [n] winning seat, -1 for none */
-    int32_t *episode_length; /* [n] steps in the episode shown */
+    int32_t *episode_length; /* [n] steps (plies of both seats) in the episode shown */
     uint8_t *illegal;        /* [n] 1 where the action was illegal (lose / random modes) */
-    uint8_t *final_obs;      /* [n][planes][cells] same-step: the terminal observation */
-    uint8_t *has_final;      /* [n] */
-    int8_t *final_winner;    /* [n] */
-    int32_t *final_length;   /* [n] */
+    uint8_t *has_final;      /* [n] same-step: a game ended in this step (its info in fin) */
     int64_t *sampled;        /* [n] sample_legal() output */
     int8_t *black_seat;      /* [n] seat holding black */
     int8_t *phase;           /* [n] opening-protocol phase (0: normal play) */
@@ -39,6 +39,8 @@ typedef struct group_outputs {
     int32_t *scores;         /* [n][2] running points by seat (scoring games) */
     int32_t *cast_points;    /* [n][2] points of the last cast (gomorpion) */
     int32_t *casts;          /* [n] casts ended (gomorpion) */
+    int8_t *agent_seat;      /* [n] the agent's seat this episode (with an opponent) */
+    uint8_t *waiting;        /* [n] an external opponent is to act */
 } group_outputs;
 
 typedef struct group {
@@ -48,6 +50,7 @@ typedef struct group {
     uint8_t *states;  /* n * v.state_size bytes, 64-byte aligned */
     uint8_t *scratch; /* [n] validation codes */
     group_outputs out;
+    group_outputs fin; /* same-step: the finished games' outputs */
 } group;
 
 typedef struct batch {
@@ -59,6 +62,7 @@ typedef struct batch {
     int illegal;
     int obs_kind;
     uint64_t seed;
+    opponent opp;
 } batch;
 
 typedef struct batch_error {
@@ -88,9 +92,24 @@ static inline board_hdr *group_board(const group *g, int i)
 void batch_reset(batch *b, int has_seed, uint64_t seed, uint8_t *const *masks);
 
 /* One step of every board with actions[g][i]. Returns the number of errors
- * (written to errs, at most max_errs); when it is not 0 no board changed. */
+ * (written to errs, at most max_errs); when it is not 0 no board changed.
+ * With an opponent the action is the agent's, and a built-in opponent's
+ * moves follow in the same pass until the agent is to act again or the game
+ * ends; reward and rewards add up every ply of the step. */
 FIVEROW_HOT int batch_step(batch *b, const int64_t *const *actions, batch_error *errs,
                            int max_errs);
+
+/* Seat one opponent on every board: kind OPPONENT_NONE, OPPONENT_BUILTIN
+ * (player) or OPPONENT_EXTERNAL, agent_seat 0, 1 or AGENT_SEAT_RANDOM. NULL,
+ * or why it was refused (then the batch has no opponent). Reset every board
+ * afterwards: boards in play are not settled. */
+const char *batch_set_opponent(batch *b, int kind, const player_spec *player, int agent_seat);
+
+/* External opponent: one decision, actions[g][i], on every board that waits
+ * for it (out.waiting); other boards and their actions are left alone. Its
+ * rewards add to the step's; a game it ends is handled as in batch_step.
+ * Errors (an illegal action on a waiting board) as batch_step's. */
+int batch_opponent_step(batch *b, const int64_t *const *actions, batch_error *errs, int max_errs);
 
 /* Start episode number `episode` of board i (its random streams derive from
  * the board's key and that number; outputs are not written: for players

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "batch.h"
@@ -13,6 +14,7 @@
 #include "gomorpion.h"
 #include "modlinseq.h"
 #include "module.h"
+#include "policy.h"
 #include "protocol.h"
 #include "renju.h"
 
@@ -26,47 +28,59 @@
  * its team (a crash), and no machine has that many processors. */
 #define MAX_THREADS 1024
 
-enum out_id {
-    OUT_OBS,
-    OUT_MASK,
-    OUT_REWARD,
-    OUT_REWARDS,
-    OUT_TERMINATED,
-    OUT_TRUNCATED,
-    OUT_TO_PLAY,
-    OUT_WINNER,
-    OUT_EPISODE_LENGTH,
-    OUT_ILLEGAL,
-    OUT_FINAL_OBS,
-    OUT_HAS_FINAL,
-    OUT_FINAL_WINNER,
-    OUT_FINAL_LENGTH,
-    OUT_SAMPLED,
-    OUT_BLACK_SEAT,
-    OUT_PHASE,
-    OUT_OPENING,
-    OUT_SCORES,
-    OUT_CAST_POINTS,
-    OUT_CASTS,
-    N_OUTS
-};
+/* The outputs a group binds: the arrays of group.out, and of group.fin in
+ * same-step mode (named final_*), each by its place in the group. */
+enum per_board_kind { PER_ONE, PER_OBS, PER_ACTIONS, PER_SEATS };
 
 typedef struct out_def {
     const char *name;
     int itemsize;
     const char *formats; /* accepted buffer format characters */
     int same_step_only;
+    int per_board; /* per_board_kind */
+    size_t offset; /* of the pointer in struct group */
 } out_def;
 
-static const out_def out_defs[N_OUTS] = {
-    {"obs", 1, "B", 0},          {"mask", 1, "B?", 0},        {"reward", 4, "f", 0},
-    {"rewards", 4, "f", 0},      {"terminated", 1, "?B", 0},  {"truncated", 1, "?B", 0},
-    {"to_play", 1, "b", 0},      {"winner", 1, "b", 0},       {"episode_length", 4, "i", 0},
-    {"illegal", 1, "?B", 0},     {"final_obs", 1, "B", 1},    {"has_final", 1, "?B", 1},
-    {"final_winner", 1, "b", 1}, {"final_length", 4, "i", 1}, {"sampled", 8, "ql", 0},
-    {"black_seat", 1, "b", 0},   {"phase", 1, "b", 0},        {"opening", 1, "b", 0},
-    {"scores", 4, "i", 0},       {"cast_points", 4, "i", 0},  {"casts", 4, "i", 0},
+#define OUT(name, size, fmt, per, field) {name, size, fmt, 0, per, offsetof(group, out.field)}
+#define FIN(name, size, fmt, per, field) {name, size, fmt, 1, per, offsetof(group, fin.field)}
+
+static const out_def out_defs[] = {
+    OUT("obs", 1, "B", PER_OBS, obs),
+    OUT("mask", 1, "B?", PER_ACTIONS, mask),
+    OUT("reward", 4, "f", PER_ONE, reward),
+    OUT("rewards", 4, "f", PER_SEATS, rewards),
+    OUT("terminated", 1, "?B", PER_ONE, terminated),
+    OUT("truncated", 1, "?B", PER_ONE, truncated),
+    OUT("to_play", 1, "b", PER_ONE, to_play),
+    OUT("winner", 1, "b", PER_ONE, winner),
+    OUT("episode_length", 4, "i", PER_ONE, episode_length),
+    OUT("illegal", 1, "?B", PER_ONE, illegal),
+    OUT("sampled", 8, "ql", PER_ONE, sampled),
+    OUT("black_seat", 1, "b", PER_ONE, black_seat),
+    OUT("phase", 1, "b", PER_ONE, phase),
+    OUT("opening", 1, "b", PER_ONE, opening),
+    OUT("scores", 4, "i", PER_SEATS, scores),
+    OUT("cast_points", 4, "i", PER_SEATS, cast_points),
+    OUT("casts", 4, "i", PER_ONE, casts),
+    OUT("agent_seat", 1, "b", PER_ONE, agent_seat),
+    OUT("waiting", 1, "?B", PER_ONE, waiting),
+    {"has_final", 1, "?B", 1, PER_ONE, offsetof(group, out.has_final)},
+    FIN("final_obs", 1, "B", PER_OBS, obs),
+    FIN("final_mask", 1, "B?", PER_ACTIONS, mask),
+    FIN("final_rewards", 4, "f", PER_SEATS, rewards),
+    FIN("final_to_play", 1, "b", PER_ONE, to_play),
+    FIN("final_winner", 1, "b", PER_ONE, winner),
+    FIN("final_length", 4, "i", PER_ONE, episode_length),
+    FIN("final_illegal", 1, "?B", PER_ONE, illegal),
+    FIN("final_black_seat", 1, "b", PER_ONE, black_seat),
+    FIN("final_phase", 1, "b", PER_ONE, phase),
+    FIN("final_opening", 1, "b", PER_ONE, opening),
+    FIN("final_scores", 4, "i", PER_SEATS, scores),
+    FIN("final_cast_points", 4, "i", PER_SEATS, cast_points),
+    FIN("final_casts", 4, "i", PER_ONE, casts),
+    FIN("final_agent_seat", 1, "b", PER_ONE, agent_seat),
 };
+#define N_OUTS ((int)(sizeof(out_defs) / sizeof(out_defs[0])))
 
 PyObject *busy_error(void)
 {
@@ -78,15 +92,12 @@ PyObject *busy_error(void)
 
 static size_t per_board(const batch *b, const group *g, int id)
 {
-    switch (id) {
-    case OUT_OBS:
-    case OUT_FINAL_OBS:
+    switch (out_defs[id].per_board) {
+    case PER_OBS:
         return (size_t)g->v.n_planes[b->obs_kind] * (size_t)g->v.g.n_cells;
-    case OUT_MASK:
+    case PER_ACTIONS:
         return (size_t)g->v.n_actions;
-    case OUT_REWARDS:
-    case OUT_SCORES:
-    case OUT_CAST_POINTS:
+    case PER_SEATS:
         return 2;
     default:
         return 1;
@@ -95,72 +106,7 @@ static size_t per_board(const batch *b, const group *g, int id)
 
 static void set_out_pointer(group *g, int id, void *p)
 {
-    group_outputs *o = &g->out;
-    switch (id) {
-    case OUT_OBS:
-        o->obs = p;
-        break;
-    case OUT_MASK:
-        o->mask = p;
-        break;
-    case OUT_REWARD:
-        o->reward = p;
-        break;
-    case OUT_REWARDS:
-        o->rewards = p;
-        break;
-    case OUT_TERMINATED:
-        o->terminated = p;
-        break;
-    case OUT_TRUNCATED:
-        o->truncated = p;
-        break;
-    case OUT_TO_PLAY:
-        o->to_play = p;
-        break;
-    case OUT_WINNER:
-        o->winner = p;
-        break;
-    case OUT_EPISODE_LENGTH:
-        o->episode_length = p;
-        break;
-    case OUT_ILLEGAL:
-        o->illegal = p;
-        break;
-    case OUT_FINAL_OBS:
-        o->final_obs = p;
-        break;
-    case OUT_HAS_FINAL:
-        o->has_final = p;
-        break;
-    case OUT_FINAL_WINNER:
-        o->final_winner = p;
-        break;
-    case OUT_FINAL_LENGTH:
-        o->final_length = p;
-        break;
-    case OUT_BLACK_SEAT:
-        o->black_seat = p;
-        break;
-    case OUT_PHASE:
-        o->phase = p;
-        break;
-    case OUT_OPENING:
-        o->opening = p;
-        break;
-    case OUT_SCORES:
-        o->scores = p;
-        break;
-    case OUT_CAST_POINTS:
-        o->cast_points = p;
-        break;
-    case OUT_CASTS:
-        o->casts = p;
-        break;
-    default:
-        o->sampled = p;
-        break;
-    }
+    memcpy((char *)g + out_defs[id].offset, &p, sizeof(p));
 }
 
 static int outputs_ready(BatchObject *self)
@@ -505,7 +451,12 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *args, PyObject *kwds)
     Py_RETURN_NONE;
 }
 
-static PyObject *Batch_step(BatchObject *self, PyObject *args)
+typedef int (*step_fn)(batch *, const int64_t *const *, batch_error *, int);
+
+/* A step of every board (batch_step), or of the boards waiting for an
+ * external opponent (batch_opponent_step): None, or (count, [(group, index,
+ * action, reason), ...]) when actions were refused and nothing moved. */
+static PyObject *run_step(BatchObject *self, PyObject *args, step_fn fn)
 {
     PyObject *actions_obj;
     if (!PyArg_ParseTuple(args, "O", &actions_obj))
@@ -522,7 +473,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args)
     batch_error errs[MAX_REPORTED_ERRORS];
     int n_err;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS n_err = batch_step(b, actions, errs, MAX_REPORTED_ERRORS);
+    Py_BEGIN_ALLOW_THREADS n_err = fn(b, actions, errs, MAX_REPORTED_ERRORS);
     Py_END_ALLOW_THREADS self->busy = 0;
     for (int gi = 0; gi < b->n_groups; gi++)
         PyBuffer_Release(&views[gi]);
@@ -542,6 +493,36 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args)
         PyList_SET_ITEM(list, k, t);
     }
     return Py_BuildValue("(iN)", n_err, list);
+}
+
+static PyObject *Batch_step(BatchObject *self, PyObject *args)
+{
+    return run_step(self, args, batch_step);
+}
+
+static PyObject *Batch_opponent_step(BatchObject *self, PyObject *args)
+{
+    if (self->b && self->b->opp.kind != OPPONENT_EXTERNAL)
+        return PyErr_Format(PyExc_RuntimeError, "this batch has no external opponent");
+    return run_step(self, args, batch_opponent_step);
+}
+
+/* set_opponent(kind, player, agent_seat): kind 0 none, 1 built-in (player a
+ * dict as act() takes), 2 external; agent_seat 0, 1 or 2 (random). */
+static PyObject *Batch_set_opponent(BatchObject *self, PyObject *args)
+{
+    int kind, agent_seat;
+    PyObject *player_obj;
+    if (!PyArg_ParseTuple(args, "iOi", &kind, &player_obj, &agent_seat) || !ready(self))
+        return NULL;
+    player_spec ps;
+    player_spec_default(&ps, PLAYER_RANDOM);
+    if (kind == OPPONENT_BUILTIN && module_parse_player(player_obj, &ps))
+        return NULL;
+    const char *why = batch_set_opponent(self->b, kind, &ps, agent_seat);
+    if (why)
+        return PyErr_Format(PyExc_ValueError, "%s", why);
+    Py_RETURN_NONE;
 }
 
 static PyObject *Batch_sample(BatchObject *self, PyObject *Py_UNUSED(ignored))
@@ -863,6 +844,10 @@ static PyMethodDef Batch_methods[] = {
     {"bind", (PyCFunction)Batch_bind, METH_VARARGS, "Bind an output array of group g."},
     {"reset", (PyCFunction)(void (*)(void))Batch_reset, METH_VARARGS | METH_KEYWORDS,
      "Reset boards (all, or where masks[g] is set)."},
+    {"set_opponent", (PyCFunction)Batch_set_opponent, METH_VARARGS,
+     "Seat an opponent: kind (0 none, 1 built-in, 2 external), player, agent_seat."},
+    {"opponent_step", (PyCFunction)Batch_opponent_step, METH_VARARGS,
+     "An external opponent's actions on the boards waiting for it."},
     {"step", (PyCFunction)Batch_step, METH_VARARGS,
      "Step every board; None, or (n_errors, [(group, index, action, reason)])."},
     {"sample", (PyCFunction)Batch_sample, METH_NOARGS, "Random legal actions into 'sampled'."},

@@ -26,6 +26,10 @@ int module_play_add(PyObject *m);
 /* A number from a dict (0 if the key is absent; -1 with TypeError if it is
  * not a number). */
 int module_get_number(PyObject *dict, const char *key, double *out);
+/* A built-in player from a dict {"kind": ..., "simulations": ..., ...};
+ * -1 with an exception set if it is not one. */
+struct player_spec;
+int module_parse_player(PyObject *dict, struct player_spec *ps);
 
 /* module_writer.c: the HDF5 writer from Python. */
 struct h5writer;

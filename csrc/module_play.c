@@ -50,8 +50,7 @@ static int kind_of(PyObject *dict, const char *key, int *out)
     return -1;
 }
 
-/* A player from a dict {"kind": ..., "simulations": ..., ...}. */
-static int parse_player(PyObject *dict, player_spec *ps)
+int module_parse_player(PyObject *dict, player_spec *ps)
 {
     static const char *known[] = {"kind",  "simulations", "rollout",   "width",
                                   "depth", "c_uct",       "epsilon",   "seed",
@@ -173,7 +172,7 @@ static PyObject *core_act(PyObject *Py_UNUSED(m), PyObject *args)
     if (!PyArg_ParseTuple(args, "O!OO|O", &BatchType, &bo, &player, &actions, &policies))
         return NULL;
     player_spec ps;
-    if (!batch_usable(bo) || parse_player(player, &ps))
+    if (!batch_usable(bo) || module_parse_player(player, &ps))
         return NULL;
     batch *b = bo->b;
     Py_buffer *views = PyMem_Calloc(2 * (size_t)b->n_groups, sizeof(Py_buffer));
@@ -309,7 +308,7 @@ static int SelfPlay_init(SelfPlayObject *self, PyObject *args, PyObject *kwds)
     player_spec ps[2];
     for (int p = 0; p < 2; p++) {
         PyObject *d = PySequence_GetItem(players, p);
-        int rc = d ? parse_player(d, &ps[p]) : -1;
+        int rc = d ? module_parse_player(d, &ps[p]) : -1;
         Py_XDECREF(d);
         if (rc)
             return -1;
@@ -539,7 +538,7 @@ static PyTypeObject SelfPlayType = {
 static PyObject *core_check_player(PyObject *Py_UNUSED(m), PyObject *player)
 {
     player_spec ps;
-    if (parse_player(player, &ps))
+    if (module_parse_player(player, &ps))
         return NULL;
     Py_RETURN_NONE;
 }

@@ -9,7 +9,8 @@
 enum rng_stream {
     RNG_STREAM_ENV = 1,    /* randomness of the rules (illegal="random", bags) */
     RNG_STREAM_SAMPLE = 2, /* sample_legal() and rollouts */
-    RNG_STREAM_PLAYER = 3  /* built-in players */
+    RNG_STREAM_PLAYER = 3, /* built-in players */
+    RNG_STREAM_SEAT = 4    /* the agent's seat, per episode, with an opponent */
 };
 
 static inline uint64_t rng_mix64(uint64_t z)

@@ -317,8 +317,10 @@ def _writes_raise(array):
 @pytest.mark.parametrize("observation", ["absolute", "mover"])
 @pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
 def test_outputs_are_read_only(observation, autoreset_mode):
-    """Every returned array is a read-only view: a write raises instead of corrupting
-    the incrementally updated observations and masks; copies are writable."""
+    """Observations, masks and infos are read-only views: a write raises instead of
+    corrupting the incrementally updated observations and masks; copies are
+    writable. Rewards and flags are fresh arrays (Gymnasium's reward wrappers
+    write into them)."""
     kwargs = dict(seed=0, observation=observation, autoreset_mode=autoreset_mode)
     env = fiverow.make_vec("freestyle", num_envs=3, size=7, **kwargs)
     reference = fiverow.make_vec("freestyle", num_envs=3, size=7, **kwargs)
@@ -333,12 +335,14 @@ def test_outputs_are_read_only(observation, autoreset_mode):
         out = env.step(actions)
         ref = reference.step(actions)
         obs, reward, terminated, truncated, info = out
-        arrays = [obs, reward, terminated, truncated, env.action_masks(), env.sample_legal()]
+        arrays = [obs, env.action_masks(), env.sample_legal()]
         for value in info.values():
             arrays += list(value.values()) if isinstance(value, dict) else [value]
         seen_final |= "final_obs" in info
         for array in arrays:
             _writes_raise(array)
+        for fresh in (reward, terminated, truncated):
+            assert fresh.flags.writeable and fresh.base is None
         for mine, theirs in zip(out[:4], ref[:4], strict=True):
             np.testing.assert_array_equal(mine, theirs)
         np.testing.assert_array_equal(info["action_mask"], ref[4]["action_mask"])

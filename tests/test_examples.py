@@ -294,3 +294,33 @@ def test_supervised_example_refuses_bad_settings(tmp_path):
         sl.main(["--games", "0", "--out", str(tmp_path)])
     with pytest.raises(SystemExit):
         sl.main(["--player", "nobody", "--out", str(tmp_path)])
+
+
+def test_sb3_maskable_ppo_example_runs(tmp_path):
+    """MaskablePPO against the opponent in the loop: random, then heuristic,
+    evaluated with the opponent env itself; curve, plot and model written."""
+    sb3 = load("sb3_maskable_ppo")
+    out = tmp_path / "sb3"
+    argv = [
+        *["--size", "7", "--envs", "2", "--n-steps", "16", "--batch-size", "16"],
+        *["--channels", "4", "--random-steps", "32", "--heuristic-steps", "32"],
+        *["--eval-every", "32", "--eval-minutes", "1000", "--eval-games", "4"],
+        *["--threads", "1", "--out", str(out)],
+    ]
+    summary = sb3.main(argv)
+    assert summary["timesteps"] == 64
+    for name in ("curve.json", "curve.png", "model.zip", "summary.json"):
+        assert (out / name).exists(), name
+    curve = json.loads((out / "curve.json").read_text())
+    assert [p["phase"] for p in curve][0] == "random" and curve[-1]["phase"] == "heuristic"
+    for point in curve:
+        for opponent in ("random", "heuristic"):
+            r = point[f"vs {opponent}"]
+            assert r["win"] + r["draw"] + r["loss"] == 4
+            assert 0 <= r["ci"][0] <= r["rate"] <= r["ci"][1] <= 1
+
+
+def test_sb3_maskable_ppo_example_refuses_bad_settings(tmp_path):
+    sb3 = load("sb3_maskable_ppo")
+    with pytest.raises(SystemExit):
+        sb3.main(["--envs", "0", "--out", str(tmp_path)])

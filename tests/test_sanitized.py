@@ -141,6 +141,47 @@ def test_random_play_in_every_mode(driver, preset, overrides):
     assert all(line.startswith("ok") for line in out), out
 
 
+OPPONENT_PLAY = [
+    ("freestyle", {"size": 9}),
+    ("renju-soosorv8", {}),
+    ("freestyle-swap2", {"size": 9}),
+    ("gomorpion", {"size": 9, "reward_mode": "points"}),
+    ("modlinseq", {"order": 4, "modulus": 9, "copies": 2}),
+]
+
+
+@pytest.mark.parametrize(
+    "preset,overrides", OPPONENT_PLAY, ids=[f"{p}-{o}" for p, o in OPPONENT_PLAY]
+)
+def test_opponents_in_the_loop_under_sanitizers(driver, preset, overrides):
+    """Built-in opponents in the step's parallel region (random on 260 boards of
+    freestyle; the heuristic and MCTS, slow under the sanitizers, on a few) and external
+    ones fed round by round, in every autoreset mode: every board's state is
+    sound and at the agent's turn after each step."""
+    p = params_text(preset, **overrides)
+    many = 260 if preset == "freestyle" else 16  # the parallel region: once is enough
+    script = []
+    for autoreset in (0, 1, 2):
+        steps = 30 if autoreset != 2 else 4  # disabled: stops at the first end
+        for boards, threads, kind, player, seat, k in (
+            (many, 2, 1, 0, 2, steps),  # built-in random
+            (many, 2, 2, 0, 2, steps),  # external
+            (6, 1, 1, 1, 1, min(steps, 8)),  # heuristic
+            (2, 1, 1, 2, 0, 2),  # MCTS, 20 simulations
+        ):
+            script.append(f"new {boards} {threads} {autoreset} {autoreset % 2 + 1} 0 5 {p}")
+            script.append(f"opponent {kind} {player} {seat}")
+            script.append(f"random {k}")
+            script.append("rollout 5")
+            script.append("check 1")
+    script.append(f"new 4 1 0 0 0 5 {p} max_steps=3")
+    script.append("opponent 1 0 1")
+    out = run(driver, "\n".join(script) + "\n")
+    assert len(out) == len(script)
+    assert all(line.startswith("ok") for line in out[:-1]), out
+    assert out[-1].startswith("error an opponent needs max_steps >= 4")
+
+
 def test_corrupt_states_are_caught(driver):
     p = params_text("freestyle")
     script = [f"new 2 1 0 0 0 1 {p}", "random 20"]

@@ -3,6 +3,11 @@
  *
  * Reads one command per line on stdin, prints one result line per command:
  *   new N THREADS AUTORESET ILLEGAL OBS SEED key=value...   a batch of N boards
+ *   opponent KIND PLAYER SEAT        seat an opponent (KIND 0 none, 1 built-in
+ *                                    player of kind PLAYER (MCTS: 20
+ *                                    simulations), 2 external: random moves
+ *                                    fed by `random`), agent SEAT 0, 1, 2
+ *                                    (random); then reset every board
  *   load BOARD COLOUR ROW ROW ...    a position (COLOUR b or w; rows of X O .)
  *   step A0 A1 ...                   step every board; prints per-board
  *                                    "status winner reward" or the errors
@@ -75,23 +80,52 @@
 #include "solver.h"
 #include "threats.h"
 
+#define MAX_OUTS 48
 static batch *B;
-static void *outs[24];
+static void *outs[MAX_OUTS];
+static int n_outs;
 
 static void free_all(void)
 {
     batch_destroy(B);
     B = NULL;
-    for (int i = 0; i < 24; i++) {
+    n_outs = 0;
+    for (int i = 0; i < MAX_OUTS; i++) {
         free(outs[i]);
         outs[i] = NULL;
     }
 }
 
-static void *alloc_out(int slot, size_t bytes)
+static void *alloc_out(size_t bytes)
 {
-    outs[slot] = calloc(bytes ? bytes : 1, 1);
-    return outs[slot];
+    outs[n_outs] = calloc(bytes ? bytes : 1, 1);
+    return outs[n_outs++];
+}
+
+/* Every output array of one group_outputs, n boards. */
+static void alloc_outputs(group_outputs *o, const group *g, int n, int obs_kind)
+{
+    size_t obs = (size_t)n * (size_t)g->v.n_planes[obs_kind] * (size_t)g->v.g.n_cells;
+    o->obs = alloc_out(obs);
+    o->mask = alloc_out((size_t)n * (size_t)g->v.n_actions);
+    o->reward = alloc_out(sizeof(float) * (size_t)n);
+    o->rewards = alloc_out(sizeof(float) * 2 * (size_t)n);
+    o->terminated = alloc_out((size_t)n);
+    o->truncated = alloc_out((size_t)n);
+    o->to_play = alloc_out((size_t)n);
+    o->winner = alloc_out((size_t)n);
+    o->episode_length = alloc_out(sizeof(int32_t) * (size_t)n);
+    o->illegal = alloc_out((size_t)n);
+    o->has_final = alloc_out((size_t)n);
+    o->sampled = alloc_out(sizeof(int64_t) * (size_t)n);
+    o->black_seat = alloc_out((size_t)n);
+    o->phase = alloc_out((size_t)n);
+    o->opening = alloc_out((size_t)n);
+    o->scores = alloc_out(2 * sizeof(int32_t) * (size_t)n);
+    o->cast_points = alloc_out(2 * sizeof(int32_t) * (size_t)n);
+    o->casts = alloc_out(sizeof(int32_t) * (size_t)n);
+    o->agent_seat = alloc_out((size_t)n);
+    o->waiting = alloc_out((size_t)n);
 }
 
 static int cmd_new(char *args)
@@ -126,29 +160,8 @@ static int cmd_new(char *args)
         return 0;
     }
     group *g = &B->groups[0];
-    size_t obs = (size_t)n * (size_t)g->v.n_planes[obs_kind] * (size_t)g->v.g.n_cells;
-    group_outputs *o = &g->out;
-    o->obs = alloc_out(0, obs);
-    o->mask = alloc_out(1, (size_t)n * (size_t)g->v.n_actions);
-    o->reward = alloc_out(2, sizeof(float) * (size_t)n);
-    o->rewards = alloc_out(3, sizeof(float) * 2 * (size_t)n);
-    o->terminated = alloc_out(4, (size_t)n);
-    o->truncated = alloc_out(5, (size_t)n);
-    o->to_play = alloc_out(6, (size_t)n);
-    o->winner = alloc_out(7, (size_t)n);
-    o->episode_length = alloc_out(8, sizeof(int32_t) * (size_t)n);
-    o->illegal = alloc_out(9, (size_t)n);
-    o->final_obs = alloc_out(10, obs);
-    o->has_final = alloc_out(11, (size_t)n);
-    o->final_winner = alloc_out(12, (size_t)n);
-    o->final_length = alloc_out(13, sizeof(int32_t) * (size_t)n);
-    o->sampled = alloc_out(14, sizeof(int64_t) * (size_t)n);
-    o->black_seat = alloc_out(15, (size_t)n);
-    o->phase = alloc_out(16, (size_t)n);
-    o->opening = alloc_out(17, (size_t)n);
-    o->scores = alloc_out(18, 2 * sizeof(int32_t) * (size_t)n);
-    o->cast_points = alloc_out(19, 2 * sizeof(int32_t) * (size_t)n);
-    o->casts = alloc_out(20, sizeof(int32_t) * (size_t)n);
+    alloc_outputs(&g->out, g, n, obs_kind);
+    alloc_outputs(&g->fin, g, n, obs_kind);
     batch_reset(B, 1, seed, NULL);
     printf("ok actions=%d cells=%d state=%zu lines=%d\n", g->v.n_actions, g->v.g.n_cells,
            g->v.state_size, g->v.g.n_lines);
@@ -214,6 +227,54 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* An external opponent's rounds: random legal moves until no board waits. */
+static const char *external_rounds(void)
+{
+    group *g = &B->groups[0];
+    for (;;) {
+        int waiting = 0;
+        for (int i = 0; i < g->n; i++)
+            waiting |= g->out.waiting[i];
+        if (!waiting || B->opp.kind != OPPONENT_EXTERNAL)
+            return NULL;
+        batch_sample(B);
+        const int64_t *per_group[1] = {g->out.sampled};
+        batch_error errs[1];
+        if (batch_opponent_step(B, per_group, errs, 1))
+            return errs[0].reason;
+    }
+}
+
+/* With an opponent, every board in play is at the agent's turn. */
+static const char *agent_to_act(const group *g, int i)
+{
+    const board_hdr *h = group_board(g, i);
+    if (B->opp.kind != OPPONENT_NONE && h->status == STATUS_ONGOING &&
+        h->seat != opponent_agent_seat(&B->opp, h))
+        return "the opponent is still to act";
+    return NULL;
+}
+
+static void cmd_opponent(char *args)
+{
+    int kind, player, seat;
+    if (sscanf(args, "%d %d %d", &kind, &player, &seat) < 3) {
+        puts("error bad opponent");
+        return;
+    }
+    player_spec ps;
+    player_spec_default(&ps, player);
+    ps.simulations = 20;
+    const char *why = batch_set_opponent(B, kind, &ps, seat);
+    if (why) {
+        printf("error %s\n", why);
+        return;
+    }
+    batch_reset(B, 1, 5, NULL);
+    why = external_rounds();
+    printf(why ? "error %s\n" : "ok\n", why);
+}
+
 static void cmd_random(char *args)
 {
     int k = atoi(args);
@@ -232,6 +293,11 @@ static void cmd_random(char *args)
                    (long long)errs[0].action, errs[0].reason);
             return;
         }
+        const char *refused = external_rounds();
+        if (refused) {
+            printf("error step %d: the opponent's action refused: %s\n", t, refused);
+            return;
+        }
         h = fnv(h, o->obs, obs);
         h = fnv(h, o->mask, n * (size_t)g->v.n_actions);
         h = fnv(h, o->rewards, 2 * n * sizeof(float));
@@ -244,6 +310,7 @@ static void cmd_random(char *args)
             ends += o->terminated[i] || o->truncated[i];
             const board_hdr *bh = group_board(g, (int)i);
             const char *why = batch_check_state(g, (const uint8_t *)bh, g->v.state_size);
+            why = why ? why : agent_to_act(g, (int)i);
             /* MODLINSEQ's planes are kept step by step: they must be a rewrite's */
             if (!why && g->v.off_modlinseq) {
                 game_write_obs(&g->v, bh, B->obs_kind, fresh);
@@ -265,6 +332,11 @@ static void cmd_rollout(char *args)
 {
     rollout_stats st;
     batch_rollout(B, atoi(args), &st);
+    const char *why = external_rounds();
+    if (why) {
+        printf("error %s\n", why);
+        return;
+    }
     printf("ok steps=%lld episodes=%lld w0=%lld w1=%lld draws=%lld trunc=%lld len=%lld\n",
            (long long)st.steps, (long long)st.episodes, (long long)st.wins[0],
            (long long)st.wins[1], (long long)st.draws, (long long)st.truncations,
@@ -887,6 +959,8 @@ int main(void)
         group *g = &B->groups[0];
         if (strcmp(cmd, "load") == 0) {
             cmd_load(args);
+        } else if (strcmp(cmd, "opponent") == 0) {
+            cmd_opponent(args);
         } else if (strcmp(cmd, "step") == 0) {
             cmd_step(args);
         } else if (strcmp(cmd, "random") == 0) {

@@ -156,9 +156,15 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         }
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        if not self.agents or agent != self.agent_selection:
+        # zeros once the game is over (a finished board's own mask is all ones)
+        if (
+            not self.agents
+            or agent != self.agent_selection
+            or self.terminations[agent]
+            or self.truncations[agent]
+        ):
             return np.zeros(self._vec.n_actions, dtype=np.int8)
-        return self._vec._group.mask[0].astype(np.int8)  # zeros once the game is over
+        return self._vec._group.mask[0].astype(np.int8)
 
     def _info(self) -> dict[str, Any]:
         g = self._vec._group

@@ -572,7 +572,7 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
 
 def ladder(
     variant: str,
-    players: Sequence[str | players_mod.Player],
+    players: Sequence[Any],
     *,
     games: int = 200,
     seed: int = 0,
@@ -585,7 +585,10 @@ def ladder(
     """Elo ratings of a ladder of players on one variant: every pair plays
     ``games`` games (seats alternating), ratings by maximum likelihood with
     bootstrap intervals at ``level`` (:func:`fiverow.stats.elo_ratings`).
-    ``ray``: each pair's games on a Ray cluster."""
+    ``ray``: each pair's games on a Ray cluster. Players: anything
+    :func:`fiverow.players.make` takes (Python players too, as
+    :class:`fiverow.Match` plays them)."""
+    from ..players.agent import agent_name
     from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
@@ -611,5 +614,5 @@ def ladder(
                 a_idx += [i] * len(g)
                 b_idx += [j] * len(g)
                 scores += list(score)
-    names = [p.name for p in chosen]
+    names = [agent_name(p) for p in chosen]
     return elo_ratings(names, a_idx, b_idx, scores, bootstrap, seed, level=level)

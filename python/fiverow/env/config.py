@@ -151,14 +151,98 @@ def _check_keys(params: Mapping[str, Any], where: str) -> None:
         specs[key].check(value)
 
 
+def _check_size(params: Mapping[str, Any], where: str) -> None:
+    """``size`` sets both sides: with ``height`` or ``width`` beside it in the
+    same place, which one wins would be a guess."""
+    sides = [k for k in ("height", "width") if k in params]
+    if "size" in params and sides:
+        given = ", ".join(f"{k}={params[k]!r}" for k in ("size", *sides))
+        raise ValueError(
+            f"{given} conflict in {where}: size sets both height and width; "
+            "give size alone, or height and width"
+        )
+
+
 def _layer(lower: Mapping[str, Any], upper: Mapping[str, Any]) -> dict[str, Any]:
-    """``upper`` over ``lower``; a ``size`` in ``upper`` replaces ``lower``'s height and width."""
+    """``upper`` over ``lower``; a ``size`` in ``upper`` replaces ``lower``'s
+    height and width, a ``height`` or ``width`` in ``upper`` changes one side of
+    ``lower``'s size."""
     merged = dict(lower)
     if "size" in upper:
         merged.pop("height", None)
         merged.pop("width", None)
+    elif "size" in merged and ("height" in upper or "width" in upper):
+        side = merged.pop("size")
+        merged.update(height=side, width=side)
     merged.update(upper)
     return merged
+
+
+#: The board's shape on each geometry family. A preset's shape parameters of
+#: another geometry are replaced, not lost, when the new geometry's shape is
+#: given with it (``make_vec("modlinseq", geometry="plane", size=7)``), and a
+#: tess board has its own edges (lines re-enter from the translated copy),
+#: whatever edge the hex preset had.
+_SHAPE = ("size", "height", "width", "order", "edge")
+
+
+def _replaced(field_name: str, value: str, given: Mapping[str, Any]) -> tuple[str, ...]:
+    """Preset parameters that the given value of ``field_name`` replaces by design."""
+    if field_name != "geometry":
+        return ()
+    if value == "tess":
+        return ("edge",)
+    shape_given = any(
+        k in given and value in _APPLIES_TO_GEOMETRY[k] for k in _SHAPE if k != "edge"
+    )
+    return _SHAPE if shape_given else ()
+
+
+#: What decides whether a parameter applies, with the table that says where.
+_APPLIES = (
+    ("rule", _APPLIES_TO_RULE),
+    ("protocol", _APPLIES_TO_PROTOCOL),
+    ("geometry", _APPLIES_TO_GEOMETRY),
+)
+
+
+def _check_applies(
+    resolved: Mapping[str, Any], given: Mapping[str, Any], inherited: Mapping[str, Any], name: str
+) -> None:
+    """A parameter given that has no effect is refused, and so is one that the
+    given rule / protocol / geometry would silently drop from the preset."""
+    for key in given:
+        for field_name, table in _APPLIES:
+            allowed = table.get(key)
+            if allowed is not None and resolved[field_name] not in allowed:
+                raise ValueError(
+                    f"parameter '{key}' has no effect with {field_name}='{resolved[field_name]}' "
+                    f"(it applies to {field_name} {' / '.join(allowed)})"
+                )
+    for field_name, table in _APPLIES:
+        if field_name not in given:
+            continue
+        replaced = _replaced(field_name, resolved[field_name], given)
+        dropped = [
+            key
+            for key in inherited
+            if key not in given
+            and key not in replaced
+            and table.get(key) is not None
+            and resolved[field_name] not in table[key]
+        ]
+        if dropped:
+            raise ValueError(
+                f"{field_name}={given[field_name]!r} conflicts with preset '{name}': its "
+                f"{', '.join(f'{k}={inherited[k]!r}' for k in dropped)} would be dropped "
+                f"(they apply to another {field_name}); "
+                + (
+                    "give the new board's size (size, or height and width; order) with it, "
+                    if field_name == "geometry"
+                    else ""
+                )
+                + f"start from a preset of that {field_name}, or from a dict of parameters"
+            )
 
 
 def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) -> VariantConfig:
@@ -168,6 +252,8 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
     ``ValueError`` naming the parameter and listing what is allowed.
     """
     description = ""
+    inherited: dict[str, Any] = {}  # a preset's parameters, under what is given
+    given: dict[str, Any] = dict(overrides)
     if isinstance(name_or_config, Path) or (
         isinstance(name_or_config, str) and name_or_config.endswith(".toml")
     ):
@@ -182,15 +268,19 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
             raise ValueError(f"unknown variant '{name_or_config}'; presets: {', '.join(presets)}")
         base = dict(presets[name_or_config])
         name = name_or_config
+        inherited = {k: v for k, v in base.items() if k != "description"}
     elif isinstance(name_or_config, Mapping):
         base = dict(name_or_config)
         name = str(base.pop("name", "custom"))
         preset = base.pop("preset", None)
         if preset is not None:
-            inherited = resolve(str(preset))
-            base = _layer(inherited.params, base)
+            _check_size(base, f"the parameters over preset '{preset}'")
+            parent = resolve(str(preset))
+            inherited = {k: v for k, v in _presets()[str(preset)].items() if k != "description"}
+            given = {**{k: v for k, v in base.items() if k != "description"}, **overrides}
+            base = _layer(parent.params, base)
             name = str(preset) if name == "custom" else name
-            description = inherited.description
+            description = parent.description
     else:
         raise TypeError(
             "variant must be a preset name, a path to a .toml file or a dict of parameters, "
@@ -199,18 +289,9 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
     description = str(base.pop("description", description))
     _check_keys(base, f"variant '{name}'")
     _check_keys(overrides, "the overrides")
+    _check_size(base, f"variant '{name}'")
+    _check_size(overrides, "the overrides")
     merged = _layer(base, overrides)
     resolved = _parse_resolved(_core.resolve({k: str(v) for k, v in merged.items()}))
-    for key in overrides:
-        for field_name, table in (
-            ("rule", _APPLIES_TO_RULE),
-            ("protocol", _APPLIES_TO_PROTOCOL),
-            ("geometry", _APPLIES_TO_GEOMETRY),
-        ):
-            allowed = table.get(key)
-            if allowed is not None and resolved[field_name] not in allowed:
-                raise ValueError(
-                    f"parameter '{key}' has no effect with {field_name}='{resolved[field_name]}' "
-                    f"(it applies to {field_name} {' / '.join(allowed)})"
-                )
+    _check_applies(resolved, given, inherited, name)
     return VariantConfig(name=name, params=resolved, description=description)

@@ -155,6 +155,8 @@ class Group:
         self.scores = np.zeros((n, 2), dtype=np.int32)
         self.cast_points = np.zeros((n, 2), dtype=np.int32)
         self.casts = np.zeros(n, dtype=np.int32)
+        self.agent_seat = np.zeros(n, dtype=np.int8)
+        self.waiting = np.zeros(n, dtype=np.bool_)
         arrays: dict[str, npt.NDArray[Any]] = {
             "obs": self.obs,
             "mask": self.mask,
@@ -173,19 +175,17 @@ class Group:
             "scores": self.scores,
             "cast_points": self.cast_points,
             "casts": self.casts,
+            "agent_seat": self.agent_seat,
+            "waiting": self.waiting,
         }
         self.same_step = pool.autoreset_mode == "same_step"
+        #: same-step mode: the info of the games that ended in the last step
+        self.final: dict[str, npt.NDArray[Any]] = {}
         if self.same_step:
-            self.final_obs = np.zeros_like(self.obs)
             self.has_final = np.zeros(n, dtype=np.bool_)
-            self.final_winner = np.full(n, -1, dtype=np.int8)
-            self.final_length = np.zeros(n, dtype=np.int32)
-            arrays.update(
-                final_obs=self.final_obs,
-                has_final=self.has_final,
-                final_winner=self.final_winner,
-                final_length=self.final_length,
-            )
+            arrays["has_final"] = self.has_final
+            for key in _FINAL_KEYS:
+                arrays[f"final_{_FINAL_KEYS[key]}"] = np.zeros_like(arrays[key])
         #: the writable arrays C writes (a pickled pool's outputs go back into them)
         self._buffers = arrays
         for key, array in arrays.items():
@@ -195,6 +195,10 @@ class Group:
             view = array.view()
             view.flags.writeable = False
             setattr(self, key, view)
+        for key in _FINAL_KEYS if self.same_step else ():
+            self.final[key] = getattr(self, f"final_{_FINAL_KEYS[key]}")
+        #: with an opponent, the info reports the agent's seat
+        self.with_opponent = False
         self._report_illegal = pool.illegal_action != "raise"
         self.has_protocol = len(self.phases) > 1
         #: scoring games report running scores
@@ -218,33 +222,65 @@ class Group:
         )
 
     def info(self) -> dict[str, Any]:
-        """The info dict of the last reset / step (arrays shared with C)."""
-        info: dict[str, Any] = {
-            "action_mask": self.mask,
-            "to_play": self.to_play,
-            "rewards": self.rewards,
-            "winner": self.winner,
-            "episode_length": self.episode_length,
-        }
-        if self._report_illegal:
-            info["illegal"] = self.illegal
-        if self.scoring:
-            info["scores"] = self.scores
-            info["cast_points"] = self.cast_points
-            info["casts"] = self.casts
-        if self.has_protocol:
-            info["black_seat"] = self.black_seat
-            info["phase"] = self.phase
-            info["opening"] = self.opening
+        """The info dict of the last reset / step (arrays shared with C). In
+        same-step mode, where games ended, ``final_obs`` and ``final_info``
+        (every key below, of the finished games) with their ``_`` masks."""
+        info = self._info_of(
+            {key: getattr(self, key) for key in _FINAL_KEYS}, action_mask=self.mask
+        )
         if self.same_step and self.has_final.any():
-            info["final_obs"] = self.final_obs
+            info["final_obs"] = self.final["obs"]
             info["_final_obs"] = self.has_final
-            info["final_info"] = {
-                "winner": self.final_winner,
-                "episode_length": self.final_length,
-            }
+            final = self._info_of(self.final, action_mask=self.final["mask"])
+            for key in list(final):
+                final[f"_{key}"] = self.has_final
+            info["final_info"] = final
             info["_final_info"] = self.has_final
         return info
+
+    def _info_of(
+        self, arrays: Mapping[str, npt.NDArray[Any]], action_mask: npt.NDArray[Any]
+    ) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "action_mask": action_mask,
+            "to_play": arrays["to_play"],
+            "rewards": arrays["rewards"],
+            "winner": arrays["winner"],
+            "episode_length": arrays["episode_length"],
+        }
+        if self.with_opponent:
+            info["agent_seat"] = arrays["agent_seat"]
+        if self._report_illegal:
+            info["illegal"] = arrays["illegal"]
+        if self.scoring:
+            info["scores"] = arrays["scores"]
+            info["cast_points"] = arrays["cast_points"]
+            info["casts"] = arrays["casts"]
+        if self.has_protocol:
+            info["black_seat"] = arrays["black_seat"]
+            info["phase"] = arrays["phase"]
+            info["opening"] = arrays["opening"]
+        return info
+
+
+#: Same-step mode: the outputs kept for the games that end (group attribute:
+#: the name C binds it under, after ``final_``).
+_FINAL_KEYS = {
+    "obs": "obs",
+    "mask": "mask",
+    "rewards": "rewards",
+    "to_play": "to_play",
+    "winner": "winner",
+    "episode_length": "length",
+    "illegal": "illegal",
+    "black_seat": "black_seat",
+    "phase": "phase",
+    "opening": "opening",
+    "scores": "scores",
+    "cast_points": "cast_points",
+    "casts": "casts",
+    "agent_seat": "agent_seat",
+}
 
 
 class Pool:
@@ -335,6 +371,11 @@ class Pool:
             raise KeyError(f"no group '{name}'; groups: {', '.join(self._order)}") from None
 
     def _actions(self, group: Group, actions: object) -> npt.NDArray[np.int64]:
+        if actions is None:
+            raise TypeError(
+                f"actions for '{group.name}' must be an array of {group.num_envs} integers, "
+                "got None"
+            )
         a = np.asarray(actions)
         if a.shape != (group.num_envs,):
             raise ValueError(

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from .. import render as _render
 from ..rules.renju import OPENINGS
 from .config import VariantConfig
+from .pool import check_seed
 from .spaces import LegalDiscrete
 from .vector import FiverowVectorEnv
 
@@ -23,7 +24,15 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
     """A single board. Both seats are played through the same ``step``: the seat
     to act is ``info["to_play"]`` and the reward is that of the seat that just
     acted (``info["rewards"]`` has both). Observations and infos are fresh
-    copies on every call. After the episode ends, call ``reset()``.
+    copies on every call. After the episode ends, call ``reset()`` (the mask
+    of a finished game allows every action; ``step`` refuses them all).
+
+    With an ``opponent`` (see :class:`fiverow.FiverowVectorEnv`), it plays the
+    other seat inside ``step``: the env is a single-agent env of the seat
+    ``agent_seat`` (0, 1 or ``"random"`` per episode; ``info["agent_seat"]``),
+    whose reward, ``terminated`` and returns are the agent's. A Python
+    opponent is called with the one-board vector env (:attr:`vector_env`) and
+    may return one integer.
 
     ``action_space.sample()`` draws among the legal actions (see
     :class:`fiverow.spaces.LegalDiscrete`)."""
@@ -36,6 +45,8 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         render_mode: str | None = None,
         illegal_action: str = "raise",
         observation: str = "absolute",
+        opponent: Any = None,
+        agent_seat: int | str = 0,
         **overrides: Any,
     ) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -49,6 +60,8 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
             autoreset_mode="disabled",
             illegal_action=illegal_action,
             observation=observation,
+            opponent=opponent,
+            agent_seat=agent_seat,
             **overrides,
         )
         self.render_mode = render_mode
@@ -100,6 +113,8 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
             "winner": int(info["winner"][0]),
             "episode_length": int(info["episode_length"][0]),
         }
+        if "agent_seat" in info:
+            out["agent_seat"] = int(info["agent_seat"][0])
         if "illegal" in info:
             out["illegal"] = bool(info["illegal"][0])
         if "scores" in info:
@@ -117,6 +132,7 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         self._check_open("reset()")
+        check_seed(seed)  # the same errors as make_vec(seed=...)
         super().reset(seed=seed)
         if options:
             raise ValueError(f"unknown reset options: {sorted(options)}")

@@ -14,7 +14,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from .. import render as _render
 from ..rules.renju import OPENINGS
 from .config import VariantConfig, resolve
-from .pool import Group, Pool, check_count
+from .opponent import Opponent, play_python_opponent, resolve_opponent
+from .pool import Group, Pool, check_count, check_seed
 
 _AUTORESET_ENUM = {
     "next_step": AutoresetMode.NEXT_STEP,
@@ -28,14 +29,26 @@ Obs = npt.NDArray[np.uint8]
 class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` boards of one variant, stepped in C.
 
-    Returned arrays are read-only views of buffers that C rewrites in place:
-    they stay valid until the next ``step``/``reset``. Copy what you keep.
+    Observations and infos are read-only views of buffers that C rewrites in
+    place: they stay valid until the next ``step``/``reset``; copy what you
+    keep. Rewards and the terminated / truncated flags are fresh arrays on
+    every step (Gymnasium's reward wrappers write into them).
 
-    ``info`` holds ``action_mask`` (``uint8[num_envs, n_actions]``),
-    ``to_play`` (seat to act next), ``rewards`` (``[num_envs, 2]`` by seat),
-    ``winner`` (seat, -1 for none or a draw) and ``episode_length``; in
-    ``same_step`` mode also ``final_obs`` / ``final_info`` with their ``_``
-    masks; with ``illegal_action`` ``"lose"`` or ``"random"``, ``illegal``.
+    ``info`` holds ``action_mask`` (``uint8[num_envs, n_actions]``; a finished
+    board's mask allows every action), ``to_play`` (seat to act next),
+    ``rewards`` (``[num_envs, 2]`` by seat), ``winner`` (seat, -1 for none or
+    a draw) and ``episode_length`` (plies of both seats); in ``same_step``
+    mode also ``final_obs`` / ``final_info`` (every info key of the games that
+    ended) with their ``_`` masks; with ``illegal_action`` ``"lose"`` or
+    ``"random"``, ``illegal``; with an ``opponent``, ``agent_seat``.
+
+    ``opponent`` plays one seat of every board inside ``step`` (see
+    :mod:`fiverow.env.opponent`): a built-in player's name or spec
+    (``"random"``, ``"heuristic(epsilon=0.1)"``, ``"mcts:100"``), a
+    :class:`fiverow.players.Player`, or a Python player (an object with
+    ``act(env)`` or a function ``f(env) -> actions``, called with this env).
+    ``agent_seat`` (0, 1 or ``"random"``, per episode) is the seat left to the
+    caller; rewards and flags are then the agent's.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": None}
@@ -51,8 +64,11 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         illegal_action: str = "raise",
         observation: str = "absolute",
         render_mode: str | None = None,
+        opponent: Any = None,
+        agent_seat: int | str = 0,
         **overrides: Any,
     ) -> None:
+        self.opponent: Opponent | None = resolve_opponent(opponent, agent_seat)
         config = variant if isinstance(variant, VariantConfig) else resolve(variant, **overrides)
         if isinstance(variant, VariantConfig) and overrides:
             config = resolve({**config.params, "name": config.name}, **overrides)
@@ -69,6 +85,10 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             observation=observation,
         )
         self._group: Group = self.pool.groups[config.name]
+        if self.opponent is not None:
+            self.opponent.seat(self.pool._batch)
+            self._group.with_opponent = True
+        self._opponent_moving = False
         self.config = config
         self.num_envs = self._group.num_envs
         self.render_mode = render_mode
@@ -100,6 +120,26 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.__dict__.update(state)
         self._group = self.pool.groups[self.config.name]
         self._mask_bool = self._group.mask.view(np.bool_)
+        if self.opponent is not None:  # the new pool's C batch gets the opponent again
+            self.opponent.seat(self.pool._batch)
+            self._group.with_opponent = True
+
+    def _check_can_move(self, what: str) -> None:
+        """Open, and not inside a Python opponent's ``act`` (which only chooses)."""
+        self._check_open(what)
+        if self._opponent_moving:
+            raise RuntimeError(f"{what} called from inside the opponent's act(env)")
+
+    def _settle(self) -> None:
+        """A Python opponent moves on every board waiting for it (a built-in
+        one has moved in C already)."""
+        if self.opponent is None or self.opponent.builtin:
+            return
+        self._opponent_moving = True
+        try:
+            play_python_opponent(self, self.opponent)
+        finally:
+            self._opponent_moving = False
 
     # ---- facts ----
 
@@ -128,7 +168,8 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         """Reset all envs, or those in ``options["reset_mask"]`` (bool ``[num_envs]``)."""
-        self._check_open("reset()")
+        self._check_can_move("reset()")
+        check_seed(seed)  # the same errors as make_vec(seed=...)
         super().reset(seed=seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
@@ -140,6 +181,7 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self.pool.reset(seed, {self._group.name: mask})
         else:
             self.pool.reset(seed)
+        self._settle()
         return self._group.obs, self._group.info()
 
     def step(
@@ -147,10 +189,11 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ) -> tuple[
         Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
-        self._check_open("step()")
+        self._check_can_move("step()")
         g = self._group
         self.pool.step({g.name: actions})
-        return g.obs, g.reward, g.terminated, g.truncated, g.info()
+        self._settle()
+        return g.obs, g.reward.copy(), g.terminated.copy(), g.truncated.copy(), g.info()
 
     def sample_legal(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per env, sampled in C: a read-only view of
@@ -165,7 +208,8 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         g = self._group
         check_count(index, "index", 0, self.num_envs - 1)
         self.pool._require_reset("legal_actions")
-        if self.pool.autoreset_mode == "next_step" and (g.terminated[index] or g.truncated[index]):
+        # a finished board (not yet reset) has none; its mask allows every action
+        if self.pool.autoreset_mode != "same_step" and (g.terminated[index] or g.truncated[index]):
             return []
         return np.flatnonzero(g.mask[index]).tolist()
 
@@ -175,9 +219,12 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return self._mask_bool
 
     def rollout(self, steps: int) -> dict[str, int]:
-        """Random self-play that stays in C: every env plays ``steps`` moves."""
-        self._check_open("rollout()")
-        return self.pool.rollout(steps)
+        """Random self-play that stays in C: every env plays ``steps`` moves (both
+        seats, whatever the opponent; it then moves where it is to act)."""
+        self._check_can_move("rollout()")
+        stats = self.pool.rollout(steps)
+        self._settle()
+        return stats
 
     def render(self) -> tuple[Any, ...] | None:
         if self.render_mode is None:
@@ -257,12 +304,15 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return self.pool.get_state(self._group.name, index)
 
     def set_state(self, index: int, state: bytes) -> None:
-        """Install state bytes from ``get_state`` of the same variant; checked first."""
+        """Install state bytes from ``get_state`` of the same variant; checked first.
+        With an opponent to act in it, the opponent moves."""
         self.pool.set_state(self._group.name, index, state)
+        self._settle()
 
     def clone(self, src: int, dst: int) -> None:
         """Copy env ``src`` onto env ``dst``."""
         self.pool.clone(self._group.name, src, dst)
+        self._settle()
 
     def board(self, index: int) -> dict[str, Any]:
         """Board ``index`` as a dict of plain values (what the renderers draw)."""
@@ -276,8 +326,10 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         scores: tuple[int, int] | None = None,
     ) -> None:
         """Start env ``index`` from a position (rows of ``X``/``O``/``.``; see
-        :meth:`fiverow.Pool.load_position` for gomorpion's statuses and scores)."""
+        :meth:`fiverow.Pool.load_position` for gomorpion's statuses and scores).
+        With an opponent to play in it, the opponent moves at once."""
         self.pool.load_position(self._group.name, index, rows, to_play, scores)
+        self._settle()
 
     def load_tiles(
         self, index: int, values: npt.ArrayLike, hands: npt.ArrayLike | None = None
@@ -302,9 +354,13 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.pool._require_reset()
         tiles = (v.reshape(-1) + 1).astype(np.uint8).tobytes()
         self.pool._batch.load_tiles(g.index, index, tiles, hand_bytes)
+        self._settle()
 
     def __repr__(self) -> str:
-        return f"FiverowVectorEnv({self.config.name!r}, num_envs={self.num_envs})"
+        more = ""
+        if self.opponent is not None:
+            more = f", opponent={self.opponent.name!r}, agent_seat={self.opponent.agent_seat!r}"
+        return f"FiverowVectorEnv({self.config.name!r}, num_envs={self.num_envs}{more})"
 
 
 def protocol_status(board: dict[str, Any], specials: tuple[str, ...]) -> str:
@@ -331,13 +387,17 @@ def make_vec(
     autoreset_mode: Any = "next_step",
     illegal_action: str = "raise",
     observation: str = "absolute",
+    opponent: Any = None,
+    agent_seat: int | str = 0,
     **overrides: Any,
 ) -> FiverowVectorEnv:
     """``num_envs`` boards of a variant as a Gymnasium vector environment.
 
     ``name_or_config`` is a preset name (see :func:`fiverow.variants`), a path
     to a TOML file or a dict of parameters; keyword ``overrides`` change single
-    parameters (``make_vec("caro", caro_ends="gomocup")``).
+    parameters (``make_vec("caro", caro_ends="gomocup")``). ``opponent`` and
+    ``agent_seat``: see :class:`FiverowVectorEnv`
+    (``make_vec("freestyle", 64, opponent="heuristic", agent_seat="random")``).
     """
     return FiverowVectorEnv(
         name_or_config,
@@ -347,5 +407,7 @@ def make_vec(
         autoreset_mode=autoreset_mode,
         illegal_action=illegal_action,
         observation=observation,
+        opponent=opponent,
+        agent_seat=agent_seat,
         **overrides,
     )

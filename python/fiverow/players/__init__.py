@@ -15,14 +15,16 @@ gives the same moves on any number of threads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _core
 from ..env.pool import MAX_SEED, Pool
+from .agent import Agent, as_agent
 
 KINDS = ("random", "heuristic", "mcts", "threat")
 ROLLOUTS = ("heuristic", "random")
@@ -175,18 +177,40 @@ def _parse_value(text: str) -> Any:
     return text
 
 
-def make(name: str | Player = "random", **params: Any) -> Player:
-    """A player by name: ``make("heuristic")``, ``make("mcts", simulations=400)``,
-    ``make("mcts:200")`` (the number after the colon is ``simulations``),
-    ``make("threat")``, or with parameters in parentheses, as
-    :attr:`Player.name` writes them: ``make("heuristic(epsilon=0.1)")``,
-    ``make("mcts:100(rollout=random)")``, ``make("threat(nodes=50000)")``;
-    ``make("gomocup:./pbrain-rapfi")`` (settings: ``gomocup(timeout_turn=1000):CMD``)
-    is an external engine, :class:`fiverow.engines.Gomocup`."""
+@overload
+def make(name: str | Player = "random", **params: Any) -> Player: ...
+@overload
+def make(name: Agent | Callable[[Any], npt.ArrayLike], **params: Any) -> Agent: ...
+def make(
+    name: str | Player | Agent | Callable[[Any], npt.ArrayLike] = "random", **params: Any
+) -> Player | Agent:
+    """A player, the one entry point for every kind: a built-in player by name,
+    ``make("heuristic")``, ``make("mcts", simulations=400)``, ``make("mcts:200")``
+    (the number after the colon is ``simulations``), or with parameters in
+    parentheses, as :attr:`Player.name` writes them: ``make("heuristic(epsilon=0.1)")``,
+    ``make("mcts:100(rollout=random)")``, ``make("threat")``,
+    ``make("threat(nodes=50000)")``; ``make("gomocup:./pbrain-rapfi")``
+    (settings: ``gomocup(timeout_turn=1000):CMD``) is an external engine,
+    :class:`fiverow.engines.Gomocup`; a :class:`Player` (with ``params``
+    replaced); or a player written in Python, which comes back as it is (an
+    object with ``act(env)``, :class:`fiverow.players.agent.Agent`) or wrapped
+    (a function ``f(env) -> actions``)."""
     if isinstance(name, Player):
         return replace(name, **params) if params else name
     if not isinstance(name, str):
-        raise TypeError(f"a player is named by a string, got {type(name).__name__}")
+        agent = as_agent(name)
+        if agent is None:
+            raise TypeError(
+                "a player is a built-in player's name, a fiverow.players.Player, an object "
+                "that has act(env) or a function f(env) -> actions; "
+                f"got {type(name).__name__} {name!r}"
+            )
+        if params:
+            raise TypeError(
+                f"parameters ({', '.join(sorted(params))}) apply to built-in players only, "
+                f"not to the Python player {name!r}"
+            )
+        return agent
     if name.strip()[:8].lower() in ("gomocup:", "gomocup("):
         from ..adapters.gomocup import from_spec  # noqa: PLC0415 (it imports this module)
 

@@ -10,80 +10,27 @@ games, so seats alternate whatever order the games end in.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..data.selfplay import RECORD_DTYPE
+from .agent import Agent, agent_name, checked_actions, take_forfeits, takes_acting
 
-
-@runtime_checkable
-class Agent(Protocol):
-    """A player written in Python: ``act(env)`` returns one action per board
-    of the vector env (any action where a board's episode has ended: the
-    next-step autoreset ignores it)."""
-
-    def act(self, env: Any) -> npt.ArrayLike: ...
-
-
-def agent_name(agent: Any) -> str:
-    return str(getattr(agent, "name", None) or type(agent).__name__)
-
-
-def takes_acting(player: Any) -> bool:
-    """Whether ``player.act`` takes ``acting``, the boards where its move is
-    used (an engine then thinks only there)."""
-    try:
-        return "acting" in inspect.signature(player.act).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def take_forfeits(player: Any) -> dict[int, str]:
-    """Boards on which the player lost its game in its last ``act`` (an engine
-    that crashed, hung or played an illegal move), with the reasons."""
-    take = getattr(player, "take_forfeits", None)
-    return {int(k): str(v) for k, v in take().items()} if callable(take) else {}
-
-
-def checked_actions(
-    player: Any,
-    who: str,
-    env: Any,
-    acting: npt.NDArray[np.bool_],
-    forfeits: dict[int, str] | None = None,
-) -> Any:
-    """The player's actions, refused with an error naming the player when
-    they are not one integer per board or are illegal on a board where it
-    is to act (the env's own error could not say whose they were). Boards
-    the player forfeits go into ``forfeits`` and are not checked."""
-    name = f"player {who} ({agent_name(player)})"
-    raw = player.act(env, acting) if takes_acting(player) else player.act(env)
-    lost = take_forfeits(player)
-    if forfeits is not None:
-        forfeits.update(lost)
-    acting = acting.copy()
-    acting[list(lost)] = False
-    actions = np.asarray(raw)
-    if actions.shape != (env.num_envs,):
-        raise ValueError(
-            f"{name} gave actions of shape {actions.shape}, ({env.num_envs},) expected"
-        )
-    if actions.dtype.kind not in "iu":
-        raise ValueError(f"{name} gave actions of dtype {actions.dtype}, integers expected")
-    actions = actions.astype(np.int64)
-    masks = env.action_masks()
-    in_range = (actions >= 0) & (actions < masks.shape[1])
-    legal = in_range & masks[np.arange(len(actions)), np.where(in_range, actions, 0)]
-    bad = np.flatnonzero(acting & ~legal)
-    if len(bad):
-        shown = ", ".join(f"board {i}: action {actions[i]}" for i in bad[:5])
-        raise ValueError(f"{name} gave illegal actions ({shown})")
-    return actions
+__all__ = [
+    "Agent",
+    "FinishedGame",
+    "Forfeit",
+    "agent_games",
+    "agent_name",
+    "checked_actions",
+    "play_agents",
+    "take_forfeits",
+    "takes_acting",
+]
 
 
 @dataclass(frozen=True)
@@ -150,8 +97,8 @@ def agent_games(
         playing = ~resetting & ~idle
         lost_a: dict[int, str] = {}
         lost_b: dict[int, str] = {}
-        actions_a = checked_actions(player_a, "A", env, a_to_play & playing, lost_a)
-        actions_b = checked_actions(player_b, "B", env, ~a_to_play & playing, lost_b)
+        actions_a = checked_actions(player_a, "player A", env, a_to_play & playing, lost_a)
+        actions_b = checked_actions(player_b, "player B", env, ~a_to_play & playing, lost_b)
         actions = np.where(a_to_play, actions_a, actions_b)
         for who, lost, seat_of in (("A", lost_a, a_seat), ("B", lost_b, 1 - a_seat)):
             for b, reason in sorted(lost.items()):

@@ -10,7 +10,7 @@ half of the games; results come with Wilson 95% intervals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -122,14 +122,15 @@ class Match:
     of built-in players on a Ray cluster, the same games
     (:mod:`fiverow.distributed`). A player may also be
     a Python agent, any object with ``act(env) -> actions`` over a vector env
-    (:class:`fiverow.agent_match.Agent`; a ``name`` attribute names it): the
+    (:class:`fiverow.agent_match.Agent`; a ``name`` attribute names it) or a
+    function ``f(env) -> actions``, as :func:`fiverow.players.make` takes: the
     games are then stepped from Python, one variant at a time."""
 
     def __init__(
         self,
         variants: str | Sequence[str] | Mapping[str, float],
-        player_a: str | Player | Agent,
-        player_b: str | Player | Agent,
+        player_a: str | Player | Agent | Callable[[Any], Any],
+        player_b: str | Player | Agent | Callable[[Any], Any],
         *,
         games: int = 100,
         seed: int = 0,
@@ -235,11 +236,7 @@ def split_games(games: int, weights: Mapping[str, float]) -> dict[str, int]:
 
 def _player(p: Any) -> Player | Agent:
     """A built-in player by name or Player, or a Python agent as it is."""
-    if isinstance(p, str | Player):
-        return players_mod.make(p)
-    if isinstance(p, Agent):
-        return p
-    raise TypeError(f"a player is a name, a fiverow.players.Player or has act(env); got {p!r}")
+    return players_mod.make(p)
 
 
 def score_variant(games: npt.NDArray[Any], group: int, name: str) -> VariantScore:
