@@ -75,17 +75,11 @@ static inline int fuzz_params(const char *text, variant_params *p, char *err, si
     return 0;
 }
 
-/* A one-group batch of n boards with every output array allocated (freed by
- * fuzz_batch_free), reset from seed; NULL with the reason in err. */
-static inline batch *fuzz_batch(const variant_params *p, int n, int autoreset, int illegal,
-                                int obs_kind, uint64_t seed, char *err, size_t errlen)
+/* Every output array of o for nb boards of g (calloc; freed by
+ * fuzz_outputs_free). */
+static inline void fuzz_outputs_alloc(group_outputs *o, const group *g, size_t nb, int obs_kind)
 {
-    batch *b = batch_create(p, &n, 1, 1, autoreset, illegal, obs_kind, err, errlen);
-    if (!b)
-        return NULL;
-    group *g = &b->groups[0];
-    size_t nb = (size_t)n, obs = nb * (size_t)g->v.n_planes[obs_kind] * (size_t)g->v.g.n_cells;
-    group_outputs *o = &g->out;
+    size_t obs = nb * (size_t)g->v.n_planes[obs_kind] * (size_t)g->v.g.n_cells;
     o->obs = calloc(obs, 1);
     o->mask = calloc(nb * (size_t)g->v.n_actions, 1);
     o->reward = calloc(nb, sizeof(float));
@@ -96,10 +90,7 @@ static inline batch *fuzz_batch(const variant_params *p, int n, int autoreset, i
     o->winner = calloc(nb, 1);
     o->episode_length = calloc(nb, sizeof(int32_t));
     o->illegal = calloc(nb, 1);
-    o->final_obs = calloc(obs, 1);
     o->has_final = calloc(nb, 1);
-    o->final_winner = calloc(nb, 1);
-    o->final_length = calloc(nb, sizeof(int32_t));
     o->sampled = calloc(nb, sizeof(int64_t));
     o->black_seat = calloc(nb, 1);
     o->phase = calloc(nb, 1);
@@ -107,6 +98,32 @@ static inline batch *fuzz_batch(const variant_params *p, int n, int autoreset, i
     o->scores = calloc(2 * nb, sizeof(int32_t));
     o->cast_points = calloc(2 * nb, sizeof(int32_t));
     o->casts = calloc(nb, sizeof(int32_t));
+    o->agent_seat = calloc(nb, 1);
+    o->waiting = calloc(nb, 1);
+}
+
+static inline void fuzz_outputs_free(group_outputs *o)
+{
+    void *all[] = {o->obs,       o->mask,        o->reward,     o->rewards,        o->terminated,
+                   o->truncated, o->to_play,     o->winner,     o->episode_length, o->illegal,
+                   o->has_final, o->sampled,     o->black_seat, o->phase,          o->opening,
+                   o->scores,    o->cast_points, o->casts,      o->agent_seat,     o->waiting};
+    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+        free(all[k]);
+}
+
+/* A one-group batch of n boards with every output array allocated (the
+ * finished games' block of same-step mode too; freed by fuzz_batch_free),
+ * reset from seed; NULL with the reason in err. */
+static inline batch *fuzz_batch(const variant_params *p, int n, int autoreset, int illegal,
+                                int obs_kind, uint64_t seed, char *err, size_t errlen)
+{
+    batch *b = batch_create(p, &n, 1, 1, autoreset, illegal, obs_kind, err, errlen);
+    if (!b)
+        return NULL;
+    group *g = &b->groups[0];
+    fuzz_outputs_alloc(&g->out, g, (size_t)n, obs_kind);
+    fuzz_outputs_alloc(&g->fin, g, (size_t)n, obs_kind);
     batch_reset(b, 1, seed, NULL);
     return b;
 }
@@ -115,14 +132,8 @@ static inline void fuzz_batch_free(batch *b)
 {
     if (!b)
         return;
-    group_outputs *o = &b->groups[0].out;
-    void *all[] = {o->obs,        o->mask,      o->reward,       o->rewards,        o->terminated,
-                   o->truncated,  o->to_play,   o->winner,       o->episode_length, o->illegal,
-                   o->final_obs,  o->has_final, o->final_winner, o->final_length,   o->sampled,
-                   o->black_seat, o->phase,     o->opening,      o->scores,         o->cast_points,
-                   o->casts};
-    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
-        free(all[k]);
+    fuzz_outputs_free(&b->groups[0].out);
+    fuzz_outputs_free(&b->groups[0].fin);
     batch_destroy(b);
 }
 
@@ -140,8 +151,8 @@ static inline void fuzz_check_board(const batch *b, int i)
     size_t na = (size_t)v->n_actions;
     const uint8_t *mask = g->out.mask + (size_t)i * na;
     for (size_t a = 0; a < na; a++) {
-        int want = h->status != STATUS_ONGOING ? b->autoreset == AUTORESET_NEXT_STEP
-                                               : bits_get(board_legal_c(v, h), (int)a);
+        /* a finished board allows every action, in every autoreset mode */
+        int want = h->status != STATUS_ONGOING ? 1 : bits_get(board_legal_c(v, h), (int)a);
         if (mask[a] != want)
             FUZZ_FAIL("board %d: mask[%zu] is %d, the state says %d", i, a, mask[a], want);
     }
