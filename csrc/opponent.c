@@ -79,7 +79,12 @@ int opponent_agent_seat(const opponent *op, const board_hdr *b)
     return (int)(rng_key(b->board_key, 0, b->episode, RNG_STREAM_SEAT) >> 63);
 }
 
-int opponent_move(const opponent *op, const variant *v, int gi, const board_hdr *b, int thread)
+/* noinline: FIVEROW_HOT's `flatten` on batch_step stops here. Inlining a
+ * whole player (MCTS, threat search) into every clone of the step loop made
+ * the dispatched build's LTO take hours, for no gain: a search move costs far
+ * more than the call. */
+__attribute__((noinline)) int opponent_move(const opponent *op, const variant *v, int gi,
+                                            const board_hdr *b, int thread)
 {
     policy_scratch *s = op->scratch[thread * op->n_groups + gi];
     return policy_act(&op->player, v, b, s, policy_decision_key(&op->player, b), NULL);
