@@ -16,12 +16,20 @@ recent positions (policy: cross-entropy to the visit distribution; value:
 squared error to the outcome for the seat to move), with the eight symmetries
 of a square board.
 
+The search's root is checked by fiverow's threat-space solver (``--solver``,
+default ``vct``: fiverow.solve over all boards at once, in C): where the seat
+to move has a forced win by fours (and threes), the win's first move is
+played instead of the most visited one, and in self-play it is that
+position's policy target, so the network learns the wins the solver sees.
+
 Every ``--eval-every`` seconds of training, ``fiverow.Match`` plays two agents
-against ``random`` and ``heuristic`` (seats alternating): the search with the
-network (no noise, most visited move) and the network alone (its most likely
-legal move, no search); every evaluation game opens with
+against each of ``--eval-opponents`` (default ``random,heuristic``; seats
+alternating): the search with the network (no noise, most visited move, the
+same root solver) and the network alone (its most likely legal move, no
+search, no solver); every evaluation game opens with
 ``--eval-random-plies`` random moves, so that the games differ. Win rates with
-Wilson 95% intervals go to ``<out>/curve.json`` and ``<out>/curve.png``, the
+Wilson 95% intervals and scores (wins + draws / 2) with 95% intervals go to
+``<out>/curve.json`` and ``<out>/curve.png``, the
 network to ``<out>/net.pt``, and a summary with where the time went to
 ``<out>/summary.json``.
 Evaluation time is not counted as training time.
@@ -44,6 +52,7 @@ from torch import nn
 
 import fiverow
 from fiverow import players
+from fiverow.analysis.intervals import advantage_interval
 from fiverow.data import Writer
 from fiverow.search import MCTS
 
@@ -116,15 +125,30 @@ class Evaluator:
         return out
 
 
+def solver_moves(env: Any, kind: str, nodes: int) -> np.ndarray:
+    """Per board, the first move of a forced win for the seat to act that the
+    threat-space solver finds (fiverow.solve: ``vcf`` or ``vct`` within
+    ``nodes`` nodes), or -1: the search's move stands there."""
+    if kind == "none":
+        return np.full(env.num_envs, -1, dtype=np.int64)
+    found = fiverow.solve.search_all(env, kind, max_nodes=nodes)
+    return np.array([s.line[0] if s.line else -1 for s in found], dtype=np.int64)
+
+
 # ---- agents for fiverow.Match ----
 
 
 class SearchAgent:
-    """The search with the network: the most visited move, no root noise."""
+    """The search with the network: the most visited move, no root noise;
+    where the root solver (``solver``: "vcf", "vct" or "none") finds a forced
+    win, that win's first move instead."""
 
-    def __init__(self, net: Net, simulations: int, leaves: int) -> None:
+    def __init__(
+        self, net: Net, simulations: int, leaves: int, solver: str = "none", nodes: int = 0
+    ) -> None:
         self.net, self.simulations, self.leaves = net, simulations, leaves
-        self.name = f"alphazero-search:{simulations}"
+        self.solver, self.nodes = solver, nodes
+        self.name = f"alphazero-search:{simulations}" + (f"+{solver}" if solver != "none" else "")
         self._mcts: MCTS | None = None
         self._env: Any = None
 
@@ -140,7 +164,8 @@ class SearchAgent:
             )
         assert self._mcts is not None
         self._mcts.run(Evaluator(self.net))
-        return np.asarray(self._mcts.actions(0.0))
+        win = solver_moves(env, self.solver, self.nodes)
+        return np.where(win >= 0, win, np.asarray(self._mcts.actions(0.0)))
 
 
 class PolicyAgent:
@@ -232,7 +257,7 @@ class SelfPlay:
         self.window: deque[tuple[np.ndarray, np.ndarray, float]] = deque(maxlen=args.window)
         self.evaluator: Evaluator | None = None
         self.games = self.moves = 0
-        self.seconds = {"search": 0.0, "network": 0.0, "env": 0.0, "record": 0.0}
+        self.seconds = {"search": 0.0, "solver": 0.0, "network": 0.0, "env": 0.0, "record": 0.0}
 
     def step(self, net: Net) -> None:
         a = self.args
@@ -241,7 +266,16 @@ class SelfPlay:
         result = self.mcts.run(evaluator)
         explore = self.info["episode_length"] < a.temperature_moves
         actions = np.where(explore, self.mcts.actions(1.0), self.mcts.actions(0.0))
+        policy = result.policy
+        solved = time.perf_counter()
+        win = solver_moves(self.env, a.solver, a.solver_nodes)
+        if (win >= 0).any():  # a forced win: play it, and teach it (one-hot target)
+            actions = np.where(win >= 0, win, actions)
+            policy = policy.copy()
+            policy[win >= 0] = 0.0
+            policy[win >= 0, win[win >= 0]] = 1.0
         searched = time.perf_counter()
+        self.seconds["solver"] += searched - solved
         to_play = self.info["to_play"]
         for i in np.flatnonzero(~self.resetting):
             black = self.obs[i, self.black_plane].flat[0] if self.black_plane is not None else 1
@@ -249,7 +283,7 @@ class SelfPlay:
             self.trace[i].append(
                 (
                     self.obs[i].copy(),
-                    result.policy[i].copy(),
+                    policy[i].copy(),
                     int(to_play[i]),
                     colour,
                     int(actions[i]),
@@ -265,7 +299,7 @@ class SelfPlay:
             self.finish(i, int(self.info["winner"][i]), bool(truncated[i]))
         self.resetting = done
         self.seconds["network"] += evaluator.seconds
-        self.seconds["search"] += searched - start - evaluator.seconds
+        self.seconds["search"] += solved - start - evaluator.seconds
         self.seconds["env"] += ended - stepped
         self.seconds["record"] += (stepped - searched) + (time.perf_counter() - ended)
 
@@ -317,53 +351,73 @@ def train(
 def teacher_positions(
     args: argparse.Namespace, params: dict[str, Any], out: Path
 ) -> list[tuple[np.ndarray, np.ndarray, float]]:
-    """Games of a built-in player against itself (``--teacher``), played and
+    """Games of a built-in player (``--teacher``) against ``--teacher-opponent``
+    (default: itself), half of them with the teacher as black, played and
     written in C with observations and policies (fiverow.generate), read back
-    with h5py as training positions: the network starts from the teacher's
-    moves and outcomes instead of from nothing."""
+    with h5py as training positions: the network starts from the players'
+    moves and the games' outcomes instead of from nothing."""
     import h5py
 
     from fiverow.generate import generate
 
-    path = out / "teacher.h5"
-    generate(
-        path,
-        args.variant,
-        games=args.teacher_games,
-        black=args.teacher,
-        white=args.teacher,
-        seed=args.seed + 2,
-        num_threads=args.threads,
-        obs=True,
-        policy=True,
-        overwrite=True,
-        params=params,
-    )
-    with h5py.File(path, "r") as f:
-        g = f[args.variant]
-        obs = g["steps/obs"][:]
-        pi = g["steps/policy"][:].astype(np.float32)
-        seat = g["steps/seat"][:]
-        offsets, lengths, winners = (g[f"episodes/{k}"][:] for k in ("offset", "length", "winner"))
-    z = np.zeros(len(seat), dtype=np.float32)  # the outcome for the seat to move
-    for start, n, winner in zip(offsets, lengths, winners, strict=True):
-        if winner >= 0:
-            z[start : start + n] = np.where(seat[start : start + n] == winner, 1.0, -1.0)
-    return [(obs[i], pi[i], float(z[i])) for i in range(len(z))]
+    opponent = args.teacher_opponent or args.teacher
+    sides = [(args.teacher, opponent)]
+    if opponent != args.teacher:
+        sides.append((opponent, args.teacher))
+    positions: list[tuple[np.ndarray, np.ndarray, float]] = []
+    for k, (black, white) in enumerate(sides):
+        path = out / ("teacher.h5" if k == 0 else "teacher-white.h5")  # the teacher's seat
+        generate(
+            path,
+            args.variant,
+            games=args.teacher_games // len(sides),
+            black=black,
+            white=white,
+            seed=args.seed + 2 + k,
+            num_threads=args.threads,
+            obs=True,
+            policy=True,
+            overwrite=True,
+            params=params,
+        )
+        with h5py.File(path, "r") as f:
+            g = f[args.variant]
+            obs = g["steps/obs"][:]
+            pi = g["steps/policy"][:].astype(np.float32)
+            seat = g["steps/seat"][:]
+            offsets, lengths, winners = (
+                g[f"episodes/{key}"][:] for key in ("offset", "length", "winner")
+            )
+        z = np.zeros(len(seat), dtype=np.float32)  # the outcome for the seat to move
+        for start, n, winner in zip(offsets, lengths, winners, strict=True):
+            if winner >= 0:
+                z[start : start + n] = np.where(seat[start : start + n] == winner, 1.0, -1.0)
+        positions += [(obs[i], pi[i], float(z[i])) for i in range(len(z))]
+    return positions
 
 
 # ---- evaluation and the curve ----
 
 
 def evaluate(net: Net, args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any]:
-    """Win rates (rate, low, high) of both agents against both built-in players."""
+    """Both agents against each of ``--eval-opponents``: per pairing
+    [win rate, its Wilson 95% low, high, draws, games, score (wins + draws / 2
+    per game), the score's 95% low, high]. The score's interval is
+    (1 + d) / 2 over fiverow's interval for d = P(win) - P(loss) (MOVER with
+    Clopper-Pearson cells, ``advantage_interval``)."""
     point: dict[str, Any] = {}
     agents = {
-        "search": SearchAgent(net, args.eval_simulations or args.simulations, args.leaves),
+        "search": SearchAgent(
+            net,
+            args.eval_simulations or args.simulations,
+            args.leaves,
+            args.solver,
+            args.solver_nodes,
+        ),
         "policy": PolicyAgent(net),
     }
     for agent_name, agent in agents.items():
-        for opponent in ("random", "heuristic"):
+        for opponent in args.eval_opponents:
             result = fiverow.Match(
                 args.variant,
                 RandomOpening(agent, args.eval_random_plies),
@@ -374,7 +428,15 @@ def evaluate(net: Net, args: argparse.Namespace, params: dict[str, Any]) -> dict
                 params=params,
             ).play()
             score = result.total()
-            point[f"{agent_name} vs {opponent}"] = [*score.win_rate(), score.draws]
+            _, d_low, d_high = advantage_interval(score.wins, score.draws, score.losses)
+            point[f"{agent_name} vs {opponent}"] = [
+                *score.win_rate(),
+                score.draws,
+                score.games,
+                score.score,
+                (1 + float(d_low)) / 2,
+                (1 + float(d_high)) / 2,
+            ]
     return point
 
 
@@ -385,15 +447,13 @@ def plot(curve: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    styles = {
-        "search vs random": ("#2a6fb0", "-"),
-        "search vs heuristic": ("#c8553d", "-"),
-        "policy vs random": ("#2a6fb0", "--"),
-        "policy vs heuristic": ("#c8553d", "--"),
-    }
+    colours = ["#2a6fb0", "#c8553d", "#3d9a50", "#8a5cb8", "#b08a2a"]
+    keys = [k for k in curve[0] if " vs " in k]
+    opponents = list(dict.fromkeys(k.split(" vs ")[1] for k in keys))
     t = [c["minutes"] for c in curve]
-    for key, (colour, line) in styles.items():
-        r = np.array([c[key][:3] for c in curve])
+    for key in keys:
+        agent, opponent = key.split(" vs ")
+        r = np.array([c[key][5:8] for c in curve])  # score, its low, high
         ax.errorbar(
             t,
             r[:, 0],
@@ -401,12 +461,12 @@ def plot(curve: list[dict[str, Any]], path: Path) -> None:
             marker="o",
             capsize=3,
             label=key,
-            color=colour,
-            linestyle=line,
+            color=colours[opponents.index(opponent) % len(colours)],
+            linestyle="-" if agent == "search" else "--",
         )
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("minutes of training (evaluation excluded)")
-    ax.set_ylabel("win rate, 95% interval")
+    ax.set_ylabel("score (wins + draws/2), 95% interval")
     ax.legend(fontsize=8, loc="lower right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -450,6 +510,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--eval-random-plies", type=int, default=2, help="random opening plies of evaluation games"
     )
+    p.add_argument(
+        "--solver",
+        choices=("none", "vcf", "vct"),
+        default="vct",
+        help="root check of the search, in self-play and evaluation: a forced win the "
+        "threat-space solver finds is played (and is the position's policy target)",
+    )
+    p.add_argument("--solver-nodes", type=int, default=20_000, help="solver budget per board")
+    p.add_argument(
+        "--eval-opponents",
+        type=lambda text: [x.strip() for x in text.split(",") if x.strip()],
+        default=["random", "heuristic"],
+        help="built-in players the agents meet, comma-separated, e.g. random,heuristic,threat",
+    )
     p.add_argument("--threads", type=int, default=None, help="C threads (default: all)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--load", default=None, help="start from this net.pt (same --blocks/--channels)")
@@ -457,6 +531,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--teacher",
         default="",
         help="a built-in player, e.g. 'heuristic(epsilon=0.1)', whose games seed the training",
+    )
+    p.add_argument(
+        "--teacher-opponent",
+        default="",
+        help="the teacher's opponent in its games, e.g. 'heuristic(epsilon=0.1)' (default: itself)",
     )
     p.add_argument("--teacher-games", type=int, default=2000, help="games the teacher plays")
     p.add_argument(
@@ -467,13 +546,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for name in ("envs", "simulations", "leaves", "blocks", "channels", "batch_size", "eval_games"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.solver_nodes < 1:
+        p.error("--solver-nodes must be >= 1")
+    for name in args.eval_opponents or ["(none)"]:
+        try:
+            players.make(name)
+        except ValueError as e:
+            p.error(f"--eval-opponents: {e}")
     if args.teacher:
         try:
             players.make(args.teacher)
         except ValueError as e:
             p.error(f"--teacher: {e}")
-        if args.teacher_games < 1 or args.teacher_steps < 0:
-            p.error("--teacher-games must be >= 1 and --teacher-steps >= 0")
+        if args.teacher_opponent:
+            try:
+                players.make(args.teacher_opponent)
+            except ValueError as e:
+                p.error(f"--teacher-opponent: {e}")
+        if args.teacher_games < 2 or args.teacher_steps < 0:
+            p.error("--teacher-games must be >= 2 and --teacher-steps >= 0")
     return args
 
 
@@ -522,7 +613,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             eval_seconds += time.perf_counter() - t0
             next_eval = training + args.eval_every
             rates = "  ".join(
-                f"{k} {v[0]:.2f} [{v[1]:.2f}, {v[2]:.2f}]" for k, v in point.items() if " vs " in k
+                f"{k} {v[5]:.2f} [{v[6]:.2f}, {v[7]:.2f}]" for k, v in point.items() if " vs " in k
             )
             print(f"\n[{point['minutes']:6.2f} min] games {sp.games:6d}  {rates}", flush=True)
         if stop:

@@ -65,8 +65,10 @@ def test_alphazero_example_runs_and_writes_its_outputs(tmp_path):
     assert len(curve) == 2  # before training and at the end
     for point in curve:
         for key in ("search vs random", "search vs heuristic", "policy vs random"):
-            rate, low, high, _draws = point[key]
+            rate, low, high, draws, games, score, s_low, s_high = point[key]
             assert 0 <= low <= rate <= high <= 1
+            assert games == 4 and score == pytest.approx(rate + draws / (2 * games))
+            assert 0 <= s_low <= score <= s_high <= 1
     # the self-play games went through the HDF5 writer with their search policies
     with fiverow.data.open(out / "selfplay.h5") as ds:
         assert len(ds) == summary["games"]
@@ -222,6 +224,45 @@ def test_alphazero_example_learns_from_a_teacher_first(tmp_path):
     assert summary["moves"] == 0, "the five iterations all trained on the teacher's games"
     assert (out / "teacher.h5").exists()
     assert math.isfinite(summary["curve"][-1]["loss"])
+
+
+def test_alphazero_teacher_meets_its_opponent_from_both_seats(tmp_path):
+    """--teacher-opponent: half the teacher's games as black, half as white."""
+    az = load("alphazero")
+    out = tmp_path / "teach2"
+    argv = [
+        *["--size", "7", "--envs", "4", "--simulations", "4", "--leaves", "2"],
+        *["--blocks", "1", "--channels", "8", "--batch-size", "16", "--eval-games", "2"],
+        *["--eval-every", "1e9", "--threads", "1", "--out", str(out), "--max-iterations", "1"],
+        *["--teacher", "threat(nodes=2000)", "--teacher-opponent", "random"],
+        *["--teacher-games", "12", "--teacher-steps", "2", "--eval-opponents", "random"],
+    ]
+    az.main(argv)
+    for name, teacher_seat in (("teacher.h5", 0), ("teacher-white.h5", 1)):
+        with fiverow.data.open(out / name) as ds:
+            games = ds[ds.variants[0]]
+            assert len(games) == 6
+            # the threat player beats random from either seat
+            assert all(games.episode(i).winner == teacher_seat for i in range(6))
+
+
+def test_alphazero_search_agent_plays_the_solvers_win(tmp_path):
+    """The root solver: where a forced win exists, the search agent plays its
+    first move, whatever an untrained network would pick."""
+    az = load("alphazero")
+    env = fiverow.make_vec("freestyle", num_envs=2, seed=0, size=9)
+    env.reset(seed=0)
+    rows = ["." * 9] * 9
+    rows[4] = "..XXX...."  # black to move: (4, 1) or (4, 5) makes an open four
+    rows[0], rows[8] = "O.O......", "O........"
+    for i in range(2):
+        env.load_position(i, rows, to_play="black")
+    net = az.Net(env.single_observation_space.shape, env.n_actions, 1, 8)
+    vcf = az.SearchAgent(net, 4, 2, "vcf", 1000).act(env)
+    lines = fiverow.solve.vcf_all(env)
+    assert all(line is not None for line in lines)
+    assert list(vcf) == [line[0] for line in lines]
+    assert list(az.solver_moves(env, "none", 1)) == [-1, -1]
 
 
 def test_alphazero_example_refuses_a_bad_teacher(tmp_path):
