@@ -62,7 +62,7 @@ def main() -> int:
     errors = []
     with tempfile.TemporaryDirectory() as profile:
         for name, rel in PAGES.items():
-            page = args.site / rel
+            page = args.site.resolve() / rel  # a file URI needs an absolute path
             if not page.is_file():
                 errors.append(f"{rel}: not in the site")
                 continue

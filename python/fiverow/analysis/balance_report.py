@@ -64,6 +64,8 @@ class BalanceReport:
 
     @property
     def level(self) -> float:
+        """The confidence level of the report's intervals (the run's ``level``,
+        0.95 unless set)."""
         return float(self.settings.get("level", 0.95))
 
     def advantage_p_values(self) -> list[tuple[float, float]]:

@@ -136,6 +136,7 @@ class Outcomes:
 
     @property
     def counts(self) -> tuple[int, int, int]:
+        """The games as (first seat wins, draws, second seat wins)."""
         return (self.first_wins, self.draws, self.second_wins)
 
     def rates(self, level: float = 0.95) -> dict[str, tuple[float, float, float]]:
