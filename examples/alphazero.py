@@ -398,6 +398,9 @@ def teacher_positions(
 
 # ---- evaluation and the curve ----
 
+#: Where a curve point's list (``evaluate``) keeps the score, its low and high.
+SCORE = slice(5, 8)
+
 
 def evaluate(net: Net, args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any]:
     """Both agents against each of ``--eval-opponents``: per pairing
@@ -453,7 +456,7 @@ def plot(curve: list[dict[str, Any]], path: Path) -> None:
     t = [c["minutes"] for c in curve]
     for key in keys:
         agent, opponent = key.split(" vs ")
-        r = np.array([c[key][5:8] for c in curve])  # score, its low, high
+        r = np.array([c[key][SCORE] for c in curve])
         ax.errorbar(
             t,
             r[:, 0],
@@ -548,21 +551,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
     if args.solver_nodes < 1:
         p.error("--solver-nodes must be >= 1")
-    for name in args.eval_opponents or ["(none)"]:
+
+    def check_player(flag: str, spec: str) -> None:
         try:
-            players.make(name)
+            players.make(spec)
         except ValueError as e:
-            p.error(f"--eval-opponents: {e}")
+            p.error(f"{flag}: {e}")
+
+    for spec in args.eval_opponents or ["(none)"]:
+        check_player("--eval-opponents", spec)
     if args.teacher:
-        try:
-            players.make(args.teacher)
-        except ValueError as e:
-            p.error(f"--teacher: {e}")
+        check_player("--teacher", args.teacher)
         if args.teacher_opponent:
-            try:
-                players.make(args.teacher_opponent)
-            except ValueError as e:
-                p.error(f"--teacher-opponent: {e}")
+            check_player("--teacher-opponent", args.teacher_opponent)
         if args.teacher_games < 2 or args.teacher_steps < 0:
             p.error("--teacher-games must be >= 2 and --teacher-steps >= 0")
     return args
@@ -613,7 +614,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             eval_seconds += time.perf_counter() - t0
             next_eval = training + args.eval_every
             rates = "  ".join(
-                f"{k} {v[5]:.2f} [{v[6]:.2f}, {v[7]:.2f}]" for k, v in point.items() if " vs " in k
+                "{} {:.2f} [{:.2f}, {:.2f}]".format(k, *v[SCORE])
+                for k, v in point.items()
+                if " vs " in k
             )
             print(f"\n[{point['minutes']:6.2f} min] games {sp.games:6d}  {rates}", flush=True)
         if stop:
