@@ -15,13 +15,14 @@ void player_spec_default(player_spec *ps, int kind)
 {
     memset(ps, 0, sizeof(*ps));
     ps->kind = kind;
-    ps->simulations = 400;
+    ps->simulations = kind == PLAYER_THREAT ? 0 : 400;
     ps->rollout = PLAYER_HEURISTIC;
     ps->width = 10;
     ps->depth = 60;
     ps->c_uct = 1.0f;
-    /* MCTS playouts explore; the heuristic player itself does not */
-    ps->epsilon = kind == PLAYER_MCTS ? 0.1f : 0.0f;
+    /* MCTS playouts explore (the threat player's too); the heuristic player
+     * itself does not */
+    ps->epsilon = kind == PLAYER_MCTS || kind == PLAYER_THREAT ? 0.1f : 0.0f;
     ps->nodes = 100000;
     ps->plies = 2;
     ps->vct_depth = 8;
@@ -42,12 +43,15 @@ const char *player_spec_check(const player_spec *ps)
             return "plies must be in 1..12";
         if (ps->width < 1 || ps->width > THREAT_SEARCH_MAX_WIDTH)
             return "width must be in 1..64";
+        if (ps->simulations < 0 || ps->simulations > 1000000)
+            return "simulations must be in 0..1000000 (0: alpha-beta)";
+        if (ps->simulations == 0)
+            return NULL;
+    } else if (ps->kind != PLAYER_MCTS) {
         return NULL;
-    }
-    if (ps->kind != PLAYER_MCTS)
-        return NULL;
-    if (ps->simulations < 1 || ps->simulations > 1000000)
+    } else if (ps->simulations < 1 || ps->simulations > 1000000) {
         return "simulations must be in 1..1000000";
+    }
     if (ps->rollout != PLAYER_RANDOM && ps->rollout != PLAYER_HEURISTIC)
         return "rollout must be random or heuristic";
     if (ps->width < 0 || ps->width > 100000)

@@ -24,7 +24,8 @@ typedef struct player_spec {
     int depth;       /* playout plies before an unfinished playout is scored */
     float c_uct;     /* exploration constant of UCT */
     float epsilon;   /* heuristic playouts: a random candidate with this probability */
-    /* threat (and width) */
+    /* threat (and width; simulations > 0: MCTS over its root moves, with the
+     * MCTS parameters, instead of alpha-beta) */
     int nodes;     /* moves searched per decision, all searches together */
     int plies;     /* alpha-beta depth */
     int vct_depth; /* attacker moves of its VCT searches (VCF: up to SOLVE_MAX_DEPTH / 2) */
@@ -71,6 +72,10 @@ int heuristic_move(const variant *v, const board_hdr *b, policy_scratch *s, uint
 /* ---- MCTS (policy_mcts.c) ---- */
 int mcts_move(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
               uint64_t key, float *policy);
+/* The same with the root's children given: moves[0..n_moves), in the order
+ * unvisited children are tried (NULL: the heuristic's candidates). */
+int mcts_move_among(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
+                    uint64_t key, float *policy, const int32_t *moves, int n_moves);
 
 /* ---- threat-space search over the heuristic (policy_threat.c) ---- */
 int threat_move(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,

@@ -41,25 +41,32 @@ static int reserve(policy_scratch *s, size_t more)
     return 0;
 }
 
+/* Children of node: the actions list[0..n), in that order. */
+static int add_children(const board_hdr *b, policy_scratch *s, int32_t node, const int32_t *list,
+                        int n)
+{
+    if (reserve(s, (size_t)n))
+        n = 0; /* out of memory: the node stays a leaf */
+    mcts_node *parent = &s->nodes[node];
+    parent->first_child = (int32_t)s->n_nodes;
+    parent->n_children = n;
+    for (int i = 0; i < n; i++) {
+        mcts_node *c = &s->nodes[s->n_nodes++];
+        memset(c, 0, sizeof(*c));
+        c->first_child = -1;
+        c->action = list[i];
+        c->seat = (int8_t)b->seat;
+    }
+    return n;
+}
+
 /* Children of node from the heuristic's candidates, best first. */
 static int expand(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
                   int32_t node)
 {
     int n = heuristic_ranked(v, b, s, ps->width > 0 ? ps->width : v->n_actions);
     int keep = ps->width > 0 && n > ps->width ? ps->width : n;
-    if (reserve(s, (size_t)keep))
-        keep = 0; /* out of memory: the node stays a leaf */
-    mcts_node *parent = &s->nodes[node];
-    parent->first_child = (int32_t)s->n_nodes;
-    parent->n_children = keep;
-    for (int i = 0; i < keep; i++) {
-        mcts_node *c = &s->nodes[s->n_nodes++];
-        memset(c, 0, sizeof(*c));
-        c->first_child = -1;
-        c->action = s->cand[i];
-        c->seat = (int8_t)b->seat;
-    }
-    return keep;
+    return add_children(b, s, node, s->cand, keep);
 }
 
 static int32_t select_child(const player_spec *ps, const policy_scratch *s, int32_t node)
@@ -115,6 +122,13 @@ static void playout(const player_spec *ps, const variant *v, board_hdr *b, polic
 int mcts_move(const player_spec *ps, const variant *v, const board_hdr *root, policy_scratch *s,
               uint64_t key, float *policy)
 {
+    return mcts_move_among(ps, v, root, s, key, policy, NULL, 0);
+}
+
+int mcts_move_among(const player_spec *ps, const variant *v, const board_hdr *root,
+                    policy_scratch *s, uint64_t key, float *policy, const int32_t *moves,
+                    int n_moves)
+{
     uint32_t ctr = 0;
     s->n_nodes = 0;
     if (reserve(s, 1))
@@ -123,7 +137,7 @@ int mcts_move(const player_spec *ps, const variant *v, const board_hdr *root, po
     memset(r, 0, sizeof(*r));
     r->first_child = -1;
     r->seat = -1;
-    int n_root = expand(ps, v, root, s, 0);
+    int n_root = moves ? add_children(root, s, 0, moves, n_moves) : expand(ps, v, root, s, 0);
     if (n_root == 0) { /* out of memory */
         int a = game_random_legal(v, root, key, &ctr);
         if (policy) {

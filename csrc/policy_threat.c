@@ -11,7 +11,8 @@
  * opponent's when the player passes, no move of the player's can give it one (a stone only blocks
  * the other side's lines).
  * 4. Alpha-beta over the root moves (threat_search.h), `plies` deep within
- *    the budget left.
+ *    the budget left; or, with `simulations`, MCTS over them (policy_mcts.c:
+ *    the solver picks the moves worth searching, playouts judge among them).
  *
  * All searches share `nodes` moves per decision. Ties among root moves are
  * broken in an order drawn from the decision key: moves are deterministic
@@ -195,6 +196,8 @@ int threat_move(const player_spec *ps, const variant *v, const board_hdr *b, pol
         memcpy(score, s->score, sizeof(float) * (size_t)n_root);
     }
     rank_with_ties_drawn(root, score, n_root, key, &ctr);
+    if (ps->simulations > 0)
+        return mcts_move_among(ps, v, b, s, key, policy, root, n_root);
     int best = threat_search_best(ts, sv, s, b, root, n_root, ps->plies, ps->width,
                                   bu.left > 0 ? bu.left : 1);
     return one_hot(v, root[best], policy);

@@ -123,7 +123,8 @@ def test_spec_holds_every_parameter():
         ("threat", {"plies": 13}, ["plies"]),
         ("threat", {"width": 65}, ["width"]),
         ("threat:5", {}, ["mcts", "threat:5"]),
-        ("threat", {"simulations": 5}, ["simulations", "threat"]),
+        ("threat", {"simulations": -1}, ["simulations", "0..1000000"]),
+        ("threat", {"simulations": 5, "depth": -1}, ["depth"]),
     ],
 )
 def test_make_rejects_bad_input(name, params, words):

@@ -280,6 +280,7 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
         f"selfplay 6 0 0 1 1 0 {tmp_path / 'fast.h5'} 2",
         "selfplay 6 0 0 1 1 0 -",
         "selfplay 2 3 1 1000 1 1 -",
+        "selfplay 2 4 3 1000 1 1 -",  # threat with MCTS at its root against threat
     ]
     out = run(driver, "\n".join(script) + "\n")
     assert out[0].startswith("ok"), out

@@ -4,6 +4,7 @@ works wherever player names are taken (Match, generate, balance, the CLI)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from test_solve import random_positions
 
 import fiverow
@@ -11,6 +12,9 @@ from fiverow import Match, cli, players, solve
 from fiverow.analysis import balance
 
 THREAT = players.make("threat", nodes=20000)
+#: The same root stage, then MCTS over the root moves instead of alpha-beta.
+THREAT_MCTS = players.make("threat", nodes=20000, simulations=40)
+BOTH = pytest.mark.parametrize("player", [THREAT, THREAT_MCTS], ids=["alphabeta", "mcts"])
 
 
 def flipped(env, i):
@@ -28,9 +32,10 @@ def positions(preset="freestyle", boards=96, seed=7, **params):
     return env, [i for i in range(boards) if env.board(i)["status"] == 0]
 
 
-def test_threat_plays_its_vcf():
+@BOTH
+def test_threat_plays_its_vcf(player):
     env, live = positions(boards=192)
-    moves = THREAT.act(env)
+    moves = player.act(env)
     checked = 0
     for i in live:
         s = solve.search(env, i, "vcf", max_nodes=2000)
@@ -41,12 +46,13 @@ def test_threat_plays_its_vcf():
     assert checked >= 3
 
 
-def test_threat_stops_the_opponents_vcf_where_the_heuristic_does_not():
+@BOTH
+def test_threat_stops_the_opponents_vcf_where_the_heuristic_does_not(player):
     """On every position where the opponent would have a VCF were the mover to
     pass and the mover has no forced win of its own, the threat player's move
     leaves the opponent no VCF whenever some move does."""
     env, live = positions(seed=8)
-    ours = THREAT.act(env)
+    ours = player.act(env)
     theirs = players.make("heuristic").act(env)
     lab = fiverow.make_vec("freestyle", num_envs=1, seed=0, size=11)
     lab.reset(seed=0)
@@ -81,11 +87,10 @@ def test_threat_beats_the_heuristic_on_a_small_board():
     assert score.wins > score.losses
 
 
-def test_match_is_the_same_on_any_thread_count():
+@pytest.mark.parametrize("name", ["threat(nodes=2000)", "threat(nodes=2000,simulations=30)"])
+def test_match_is_the_same_on_any_thread_count(name):
     def play(threads):
-        return Match(
-            "renju", "threat(nodes=2000)", "heuristic", games=6, seed=3, num_threads=threads
-        ).play()
+        return Match("renju", name, "heuristic", games=6, seed=3, num_threads=threads).play()
 
     one, two = play(1), play(2)
     for name in one.games.dtype.names:
@@ -116,3 +121,35 @@ def test_threat_in_generate_and_balance(tmp_path, capsys):
         assert "threat(nodes=2000)" in data.players
     report = balance.run(["caro"], ["threat(nodes=1000)", "heuristic"], games=2, seed=0)
     assert report.results[0].outcomes.games == 2
+
+
+def test_mcts_mode_searches_the_root_moves_only():
+    """threat(simulations=N): the policy is the playouts' visit counts, on at
+    most `width` moves (the heuristic's best) or, when the opponent threatens,
+    at most 8 (the defences), and the move is the most visited one."""
+    env, live = positions(seed=9)
+    player = players.make("threat", nodes=5000, simulations=64, width=6)
+    moves, policy = player.act(env, policy=True)
+    legal = env.action_masks()
+    searched = 0
+    for i in live:
+        support = np.flatnonzero(policy[i])
+        assert legal[i][support].all(), i
+        assert len(support) <= 8, i  # max(width, 8 defences)
+        assert policy[i].sum() == pytest.approx(1.0), i
+        assert policy[i][moves[i]] == policy[i].max(), i
+        searched += len(support) > 1
+    assert searched >= 5  # positions with a choice to search, not only forced ones
+    again = players.make("threat(nodes=5000,simulations=64,width=6)").act(env)
+    np.testing.assert_array_equal(moves, again)
+
+
+def test_mcts_mode_name_and_checks():
+    player = players.make("threat", simulations=200, c_uct=0.5)
+    assert player.name == "threat(simulations=200,c_uct=0.5)"
+    assert players.make(player.name) == player
+    assert players.make("threat").simulations == 0  # alpha-beta by default
+    with pytest.raises(ValueError, match="simulations must be in 0..1000000"):
+        players.make("threat", simulations=-1)
+    with pytest.raises(ValueError, match="rollout"):
+        players.make("threat", simulations=10, rollout="nope")

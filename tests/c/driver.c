@@ -37,7 +37,9 @@
  *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH [CHUNKS]
  *                                    GAMES games of player kinds K0 / K1 (MCTS
  *                                    with SIMS simulations, threat with SIMS
- *                                    nodes per decision), recording OBS /
+ *                                    nodes per decision; kind 4: threat with
+ *                                    MCTS over its root moves, SIMS / 20
+ *                                    playouts), recording OBS /
  *                                    POLICY, written to PATH ("-": not
  *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
  *                                    the last round is replayed and compared;
@@ -556,11 +558,17 @@ static void cmd_selfplay(char *args)
         return;
     }
     player_spec ps[2];
-    player_spec_default(&ps[0], k0);
-    player_spec_default(&ps[1], k1);
-    ps[0].simulations = ps[1].simulations = sims;
-    ps[0].nodes = ps[1].nodes = sims;
-    ps[0].depth = ps[1].depth = 20;
+    const int kinds[2] = {k0, k1};
+    for (int p = 0; p < 2; p++) {
+        const int threat_mcts = kinds[p] == PLAYER_THREAT + 1;
+        player_spec_default(&ps[p], threat_mcts ? PLAYER_THREAT : kinds[p]);
+        ps[p].nodes = sims;
+        ps[p].depth = 20;
+        if (ps[p].kind == PLAYER_MCTS)
+            ps[p].simulations = sims;
+        else if (threat_mcts)
+            ps[p].simulations = sims / 20 > 0 ? sims / 20 : 1;
+    }
     char err[1024];
     selfplay *sp = selfplay_new(B, ps, 11, 1, record_obs, record_policy, err, sizeof(err));
     if (!sp) {

@@ -28,17 +28,29 @@ from .agent import Agent, as_agent
 
 KINDS = ("random", "heuristic", "mcts", "threat")
 ROLLOUTS = ("heuristic", "random")
+# The threat player's own parameters, then those of its MCTS mode (simulations > 0).
+_THREAT = (
+    "nodes",
+    "plies",
+    "width",
+    "vct_depth",
+    "simulations",
+    "rollout",
+    "depth",
+    "c_uct",
+    "epsilon",
+)
 #: The parameters each kind uses (every kind takes ``seed``).
 KIND_PARAMS = {
     "random": ("seed",),
     "heuristic": ("epsilon", "seed"),
     "mcts": ("simulations", "rollout", "width", "depth", "c_uct", "epsilon", "seed"),
-    "threat": ("nodes", "plies", "width", "vct_depth", "seed"),
+    "threat": (*_THREAT, "seed"),
 }
 _SHOWN = {
     "heuristic": ("epsilon",),
     "mcts": ("rollout", "width", "depth", "c_uct", "epsilon"),
-    "threat": ("nodes", "plies", "width", "vct_depth"),
+    "threat": _THREAT,
 }
 
 
@@ -47,7 +59,9 @@ class Player:
     """A built-in player and its parameters (each kind uses its own: see
     ``KIND_PARAMS``).
 
-    - ``simulations``: playouts per move.
+    - ``simulations``: playouts per move; ``threat``: 0 (the default) searches
+      its root moves by alpha-beta, more by MCTS with that many playouts (and
+      ``rollout``, ``depth``, ``c_uct``, ``epsilon`` as MCTS uses them).
     - ``rollout``: the playout policy, ``"heuristic"`` (epsilon-greedy) or ``"random"``.
     - ``width``: children per tree node, the heuristic's best candidates (0: every
       legal action); ``threat``: moves per alpha-beta node, by their line windows
@@ -67,12 +81,12 @@ class Player:
     """
 
     kind: str = "random"
-    simulations: int = 400
+    simulations: int | None = None  # None: 400 for MCTS, 0 (alpha-beta) for threat
     rollout: str = "heuristic"
     width: int = 10
     depth: int = 60
     c_uct: float = 1.0
-    epsilon: float | None = None  # None: 0 for the heuristic, 0.1 for MCTS playouts
+    epsilon: float | None = None  # None: 0 for the heuristic, 0.1 for MCTS (and threat) playouts
     seed: int = 0
     nodes: int = 100000
     plies: int = 2
@@ -82,7 +96,9 @@ class Player:
         if self.kind not in KINDS:
             raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
         if self.epsilon is None:
-            object.__setattr__(self, "epsilon", 0.1 if self.kind == "mcts" else 0.0)
+            object.__setattr__(self, "epsilon", 0.1 if self.kind in ("mcts", "threat") else 0.0)
+        if self.simulations is None:
+            object.__setattr__(self, "simulations", 0 if self.kind == "threat" else 400)
         self._check_types()
         _core.check_player(self.spec())
 
@@ -110,7 +126,8 @@ class Player:
     def name(self) -> str:
         """Short name, which :func:`make` reads back: ``random``, ``heuristic``,
         ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``,
-        ``threat``, ``threat(nodes=50000)`` (parameters shown where they differ
+        ``threat``, ``threat(nodes=50000)``, ``threat(simulations=400)``
+        (parameters shown where they differ
         from the defaults)."""
         if self.kind == "random":
             return f"random(seed={self.seed})" if self.seed else "random"
