@@ -4,8 +4,9 @@ Two pairings per variant, seats alternated game by game: the heuristic
 against random, and MCTS (--simulations) against the heuristic; more with
 --pair A,B (any player names). Each line gives player A's wins, losses and
 draws, its win rate with the Wilson 95% interval, its score (wins + draws /
-2), the share of decisive games and the time taken. --speed measures moves
-per second instead: each player moves on every board of a vector env
+2) with its 95% interval (MOVER, as the balance reports' advantage), the
+share of decisive games and the time taken. --speed measures moves per
+second instead: each player moves on every board of a vector env
 (--boards, --threads) for --speed-steps steps from the start of the games.
 
     python benchmarks/bench_players.py                              # every preset
@@ -25,6 +26,7 @@ import time
 
 import fiverow
 from fiverow import players
+from fiverow.analysis.intervals import advantage_interval
 from fiverow.cli import parse_params, split_players
 from fiverow.match import Match
 from fiverow.players import Player
@@ -37,6 +39,8 @@ def play(
     out = Match(variant, a, b, games=games, seed=1, num_threads=threads, params=params).play()
     score = out.variants[0]
     rate, low, high = score.win_rate()
+    # the score (wins + draws / 2) is (1 + d) / 2 for d = P(A wins) - P(B wins)
+    _, d_low, d_high = advantage_interval(score.wins, score.draws, score.losses)
     return {
         "variant": variant,
         "params": params,
@@ -49,6 +53,7 @@ def play(
         "a_win_rate": round(rate, 4),
         "a_win_rate_ci95": [round(low, 4), round(high, 4)],
         "a_score": round(score.score, 4),
+        "a_score_ci95": [round((1 + float(d_low)) / 2, 4), round((1 + float(d_high)) / 2, 4)],
         "decisive": round((score.wins + score.losses) / max(score.games, 1), 4),
         "seconds": round(time.perf_counter() - start, 1),
     }

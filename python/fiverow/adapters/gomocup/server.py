@@ -223,30 +223,30 @@ class EngineServer:
         budget = self.time.budget_ms()
         if player.kind != "mcts" or budget is None:
             return int(search(None))
+        wanted = player.simulations
+        assert wanted is not None  # Player.__post_init__ sets the kind's default
         start = time.perf_counter()
         target = timing.search_ms(budget)
         assert self.width is not None and self.height is not None
         key = (self.width, self.height, self.rule)
         slowest = self._ms_per_simulation.get(key)
-        if slowest is not None and player.simulations * slowest <= target:
+        if slowest is not None and wanted * slowest <= target:
             cell = int(search(None))  # fits even at the slowest speed seen
-            self._measured(key, start, player.simulations)
+            self._measured(key, start, wanted)
             return cell
-        sims = min(timing.PROBE, player.simulations)
+        sims = min(timing.PROBE, wanted)
         while True:  # searches growing on this position, each sized by the last one's speed
             began = time.perf_counter()
             cell = int(search(sims))
             speed = _ms_since(began) / sims
             self._measured(key, began, sims)
-            following = timing.next_search(
-                sims, player.simulations, target - _ms_since(start), speed
-            )
+            following = timing.next_search(sims, wanted, target - _ms_since(start), speed)
             if following is None:
                 break
             sims = following
-        if sims < player.simulations:
+        if sims < wanted:
             notes.append(
-                f"{sims} of {player.simulations} simulations for a {budget:.0f} ms budget "
+                f"{sims} of {wanted} simulations for a {budget:.0f} ms budget "
                 f"({speed:.2f} ms each, {_ms_since(start):.0f} ms in all)"
             )
         return cell
