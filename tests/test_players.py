@@ -635,7 +635,10 @@ def test_ctrl_c_inside_thread_start_goes_to_the_callers_handler():
         ("heuristic(epsilon=abc)", "'epsilon' must be a number"),
         ("threat(nodes=2.5)", "'nodes' must be an integer"),
         ("threat(width=3.5)", "'width' must be an integer"),
-        ("threat(rollout=random)", "unknown parameter.*rollout.*for player 'threat'"),
+        ("threat(c_puct=1)", "unknown parameter.*c_puct.*for player 'threat'"),
+        ("threat(rollout=random)", "rollout.*only with simulations > 0"),
+        ("threat(simulations=2.5)", "'simulations' must be an integer"),
+        ("threat(simulations=10,rollout=greedy)", "'rollout' must be one of heuristic, random"),
     ],
 )
 def test_player_parameters_are_checked_not_truncated(name, message):

@@ -28,18 +28,9 @@ from .agent import Agent, as_agent
 
 KINDS = ("random", "heuristic", "mcts", "threat")
 ROLLOUTS = ("heuristic", "random")
-# The threat player's own parameters, then those of its MCTS mode (simulations > 0).
-_THREAT = (
-    "nodes",
-    "plies",
-    "width",
-    "vct_depth",
-    "simulations",
-    "rollout",
-    "depth",
-    "c_uct",
-    "epsilon",
-)
+# The threat player's MCTS mode (simulations > 0) takes these too.
+_THREAT_MCTS = ("rollout", "depth", "c_uct", "epsilon")
+_THREAT = ("nodes", "plies", "width", "vct_depth", "simulations", *_THREAT_MCTS)
 #: The parameters each kind uses (every kind takes ``seed``).
 KIND_PARAMS = {
     "random": ("seed",),
@@ -260,5 +251,11 @@ def make(
         raise ValueError(
             f"unknown parameter(s) {', '.join(unknown)} for player {kind!r}; "
             f"it takes: {', '.join(allowed)}"
+        )
+    unused = sorted(set(params) & set(_THREAT_MCTS)) if kind == "threat" else []
+    if unused and not params.get("simulations"):
+        raise ValueError(
+            f"player 'threat' takes {', '.join(unused)} only with simulations > 0 "
+            "(its MCTS mode); without them it searches by alpha-beta"
         )
     return Player(kind=kind, **params)
