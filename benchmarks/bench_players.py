@@ -26,7 +26,6 @@ import time
 
 import fiverow
 from fiverow import players
-from fiverow.analysis.intervals import advantage_interval
 from fiverow.cli import parse_params, split_players
 from fiverow.match import Match
 from fiverow.players import Player
@@ -39,8 +38,7 @@ def play(
     out = Match(variant, a, b, games=games, seed=1, num_threads=threads, params=params).play()
     score = out.variants[0]
     rate, low, high = score.win_rate()
-    # the score (wins + draws / 2) is (1 + d) / 2 for d = P(A wins) - P(B wins)
-    _, d_low, d_high = advantage_interval(score.wins, score.draws, score.losses)
+    _, score_low, score_high = score.score_interval()
     return {
         "variant": variant,
         "params": params,
@@ -53,7 +51,7 @@ def play(
         "a_win_rate": round(rate, 4),
         "a_win_rate_ci95": [round(low, 4), round(high, 4)],
         "a_score": round(score.score, 4),
-        "a_score_ci95": [round((1 + float(d_low)) / 2, 4), round((1 + float(d_high)) / 2, 4)],
+        "a_score_ci95": [round(score_low, 4), round(score_high, 4)],
         "decisive": round((score.wins + score.losses) / max(score.games, 1), 4),
         "seconds": round(time.perf_counter() - start, 1),
     }

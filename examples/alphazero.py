@@ -52,7 +52,6 @@ from torch import nn
 
 import fiverow
 from fiverow import players
-from fiverow.analysis.intervals import advantage_interval
 from fiverow.data import Writer
 from fiverow.search import MCTS
 
@@ -431,14 +430,11 @@ def evaluate(net: Net, args: argparse.Namespace, params: dict[str, Any]) -> dict
                 params=params,
             ).play()
             score = result.total()
-            _, d_low, d_high = advantage_interval(score.wins, score.draws, score.losses)
             point[f"{agent_name} vs {opponent}"] = [
                 *score.win_rate(),
                 score.draws,
                 score.games,
-                score.score,
-                (1 + float(d_low)) / 2,
-                (1 + float(d_high)) / 2,
+                *score.score_interval(),
             ]
     return point
 

@@ -387,6 +387,17 @@ def check_scores(result: MatchResult) -> None:
         assert v.wins + v.losses + v.draws == v.games
 
 
+def test_score_interval_is_the_advantage_interval_mapped():
+    """(1 + d) / 2 over the MOVER interval of d = P(A wins) - P(B wins): the
+    figures of docs/players.md's 200-game rows."""
+    v = VariantScore("renju", 200, 176, 0, 24, 0, 0)
+    score, low, high = v.score_interval()
+    assert score == v.score == pytest.approx(0.94)
+    assert (round(low, 3), round(high, 3)) == (0.912, 0.961)
+    _, low, high = VariantScore("freestyle", 200, 53, 144, 3, 0, 0).score_interval()
+    assert (round(low, 3), round(high, 3)) == (0.213, 0.339)
+
+
 def test_heuristic_beats_random():
     result = Match("freestyle", "heuristic", "random", games=200, seed=1).play()
     assert isinstance(result, MatchResult) and not result.interrupted

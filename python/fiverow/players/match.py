@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import players as players_mod
-from ..analysis.stats import wilson_interval
+from ..analysis.stats import advantage_interval, wilson_interval
 from ..data.selfplay import RECORD_DTYPE, Progress, default_boards, split_boards
 from ..data.shards import RunSpec, open_games
 from ..env.config import resolve
@@ -76,6 +76,14 @@ class VariantScore:
         """Player A's win rate with its Wilson 95% interval: (rate, low, high)."""
         low, high = wilson_interval(self.wins, self.games)
         return (self.wins / self.games if self.games else float("nan"), low, high)
+
+    def score_interval(self) -> tuple[float, float, float]:
+        """Player A's score with its 95% interval: (score, low, high). The score
+        is (1 + d) / 2 for d = P(A wins) - P(B wins), so the interval is that of
+        d, the MOVER interval of the balance reports' first-seat advantage
+        (:func:`fiverow.analysis.intervals.advantage_interval`), mapped."""
+        _, low, high = advantage_interval(self.wins, self.draws, self.losses)
+        return self.score, (1 + float(low)) / 2, (1 + float(high)) / 2
 
 
 @dataclass
