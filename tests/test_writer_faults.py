@@ -105,12 +105,16 @@ def test_killed_anywhere_the_file_reads_or_packs(tmp_path):
             assert check_dataset(path) == games
             continue
         assert proc.returncode == -signal.SIGKILL, err[-2000:]
+        # an endless run killed once it had written: its file must be there
+        assert path.exists() or point % 2 or point < 4, f"point {point}: no file"
         if not path.exists():
             outcomes["no file"] += 1
             continue
         outcomes["read"] += 1
         check_dataset(path)
-    assert outcomes["read"] >= KILL_POINTS // 2, outcomes
+    # the endless runs killed after start-up read, whatever the timing; the
+    # short ones may finish before their kill on a fast machine
+    assert outcomes["read"] >= (KILL_POINTS - 4) // 2, outcomes
 
 
 @pytest.mark.parametrize("preset", ["freestyle", "renju", "caro", "freestyle-swap2", "hex"])
