@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 EXT_STAMP := $(VENV)/.extension
-C_SOURCES := $(wildcard csrc/*.c csrc/*.h)
+C_SOURCES := $(wildcard csrc/*/*.c csrc/*/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all setup sysdeps browser fuzzdeps build run test fuzz bench lint format clean wheel sdist test-portable docs
@@ -76,7 +76,7 @@ fuzz: build fuzzdeps
 bench: build
 	$(PY) benchmarks/bench_step.py
 
-# A wheel for any x86-64 (csrc/dispatch.h) with the HDF5 C library inside
+# A wheel for any x86-64 (csrc/base/cpu_dispatch.h) with the HDF5 C library inside
 # (fiverow.libs/, by auditwheel), built from the sdist so that nothing of this
 # tree's own build (objects compiled for this CPU) leaks in; both go to dist/.
 wheel: setup
@@ -111,13 +111,13 @@ docs: build browser
 lint: setup
 	$(VENV)/bin/ruff check python tests benchmarks examples
 	$(VENV)/bin/ruff format --check python tests benchmarks examples
-	$(VENV)/bin/clang-format --dry-run -Werror csrc/*.c csrc/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
+	$(VENV)/bin/clang-format --dry-run -Werror csrc/*/*.c csrc/*/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
 	$(VENV)/bin/mypy
 
 format: setup
 	$(VENV)/bin/ruff format python tests benchmarks examples
 	$(VENV)/bin/ruff check --fix python tests benchmarks examples
-	$(VENV)/bin/clang-format -i csrc/*.c csrc/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
+	$(VENV)/bin/clang-format -i csrc/*/*.c csrc/*/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
 
 clean:
 	rm -rf build dist $(VENV) python/fiverow/*.so tests/c/build .pytest_cache

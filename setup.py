@@ -12,7 +12,7 @@ from setuptools import Extension, setup
 # branch) and AVX2; v2 still has popcnt. Chosen from the building CPU, since
 # the extension is built where it runs; FIVEROW_MARCH overrides ("" for none).
 # FIVEROW_DISPATCH=1 (make wheel) builds for any x86-64 instead: x86-64-v2 as
-# a whole, the hot loops also for x86-64-v3, chosen at load (csrc/dispatch.h).
+# a whole, the hot loops also for x86-64-v3, chosen at load (csrc/base/cpu_dispatch.h).
 # CFLAGS=-DFIVEROW_NO_INTRINSICS with FIVEROW_MARCH="" leaves portable C only.
 _V3_FLAGS = {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"}
 
@@ -51,6 +51,20 @@ def compile_args() -> list[str]:
     return args
 
 
+def c_sources(binding: bool = True, root: str = "") -> list[str]:
+    """The C core's sources, room by room (csrc/<room>/*.c), relative to root
+    (the checkout; paths stay relative for setuptools when it is ""); without
+    the binding (csrc/python/) for the standalone C builds of the tests,
+    fuzzers and benchmarks."""
+    rooms = sorted(glob.glob(os.path.join(root, "csrc", "*", "")))
+    return [
+        path
+        for room in rooms
+        if binding or os.path.basename(os.path.normpath(room)) != "python"
+        for path in sorted(glob.glob(os.path.join(room, "*.c")))
+    ]
+
+
 def hdf5_flags() -> tuple[list[str], list[str]]:
     """Compile and link flags of the HDF5 C library, from pkg-config (Debian's
     libhdf5-dev lives under hdf5/serial). The shared library is linked: the
@@ -67,7 +81,7 @@ def hdf5_flags() -> tuple[list[str], list[str]]:
         ) from e
     words = shlex.split(out)
     cflags = [w for w in words if w.startswith("-I")]
-    # zlib: the writer compresses chunks itself (csrc/h5chunk.c); HDF5 needs it anyway
+    # zlib: the writer compresses chunks itself (csrc/io/h5chunk.c); HDF5 needs it anyway
     ldflags = [w for w in words if not w.startswith("-I")] + ["-lz"]
     return cflags, ldflags
 
@@ -79,8 +93,9 @@ if __name__ == "__main__":
         ext_modules=[
             Extension(
                 "fiverow._core",
-                sources=sorted(glob.glob("csrc/*.c")),
-                depends=sorted(glob.glob("csrc/*.h")),
+                sources=c_sources(),
+                depends=sorted(glob.glob("csrc/*/*.h")),
+                include_dirs=["csrc"],
                 extra_compile_args=compile_args() + hdf5_cflags,
                 extra_link_args=["-fopenmp", "-flto=auto", "-O3", *hdf5_ldflags]
                 + (["-g0"] if dispatch_build() else []),

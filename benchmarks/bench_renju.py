@@ -36,8 +36,8 @@ def forbidden_checks(positions: int) -> dict:
     # the core without the Python binding and the HDF5 writer
     sources = [
         str(p)
-        for p in sorted((ROOT / "csrc").glob("*.c"))
-        if not p.name.startswith("module") and p.name != "h5writer.c"
+        for p in sorted((ROOT / "csrc").glob("*/*.c"))
+        if p.parent.name not in ("python", "io")
     ]
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "forbidden_checks")

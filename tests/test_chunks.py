@@ -1,4 +1,4 @@
-"""The writer encodes compressed chunks itself (csrc/h5chunk.c): zlib at the
+"""The writer encodes compressed chunks itself (csrc/io/h5chunk.c): zlib at the
 run's level, or the fast encoder once play outruns the writer. Either way the
 files use HDF5's built-in shuffle + deflate filters, so plain h5py reads them,
 and the data is the same whichever encoder wrote it."""

@@ -34,9 +34,9 @@ def driver(tmp_path_factory) -> Path:
     if shutil.which(CC) is None:
         pytest.fail(f"C compiler {CC!r} not found: the sanitizer build needs it")
     out = tmp_path_factory.mktemp("asan") / "driver"
-    # everything but the Python binding (module*.c); HDF5 as the extension links it
-    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c") if not p.name.startswith("module"))
+    # everything but the Python binding (csrc/python/); HDF5 as the extension links it
     flags = setup_flags()
+    sources = flags.c_sources(binding=False, root=str(ROOT))
     hdf5_cflags, hdf5_ldflags = flags.hdf5_flags()
     # the instruction set the extension is built for: its SIMD paths run here too
     march = os.environ.get("FIVEROW_MARCH", flags.default_march())
@@ -202,7 +202,7 @@ MODLINSEQ_BOARDS = [
 @pytest.mark.parametrize("overrides", MODLINSEQ_BOARDS, ids=["bounce", "tess", "wall"])
 def test_modlinseq_derived_data_is_checked(driver, overrides):
     """Every byte of the values each empty cell allows (kept step by step, see
-    csrc/modlinseq.h) and of the turn's tiles, flipped, is refused by the
+    csrc/rules/modlinseq.h) and of the turn's tiles, flipped, is refused by the
     state check: a corrupt mask cannot be loaded with set_state."""
     p = params_text("modlinseq", **overrides)
     script = [f"new 4 1 0 0 0 3 {p}"]
@@ -419,7 +419,7 @@ BATCHES = [  # (preset, overrides, symmetries of the raster the driver applies)
     "preset,overrides,symmetries", BATCHES, ids=[f"{p}-{o}" for p, o, _ in BATCHES]
 )
 def test_batch_farm_under_sanitizers(driver, preset, overrides, symmetries):
-    """Every position of a few games rebuilt by the batch farm (csrc/batches.c,
+    """Every position of a few games rebuilt by the batch farm (csrc/io/training_batches.c,
     plane_map.c) under the raster's symmetries, in both observation kinds on 2
     threads, equals its replay moved by the same symmetry."""
     p = params_text(preset, **overrides)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
-#include "renju.h"
+#include "env/batch.h"
+#include "rules/renju.h"
 
 static double now(void)
 {

@@ -1,4 +1,4 @@
-"""Type stubs of the C extension (csrc/module.c)."""
+"""Type stubs of the C extension (csrc/python/module.c)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -56,7 +56,7 @@ def renju_forbidden(cells: bytes, height: int, width: int) -> list[tuple[int, in
 def openings() -> tuple[str, ...]: ...
 def opening_of(wx: int, wy: int, bx: int, by: int) -> int: ...
 
-# csrc/module_play.c: players, self-play, replays
+# csrc/python/module_play.c: players, self-play, replays
 
 def check_player(player: dict[str, Any]) -> None: ...
 def act(
@@ -103,7 +103,7 @@ class SelfPlay:
     @classmethod
     def record_size(cls) -> int: ...
 
-# csrc/module_search.c: the batched search
+# csrc/python/module_search.c: the batched search
 
 class Search:
     def __init__(
@@ -133,7 +133,7 @@ class Search:
     def run_uniform(self) -> None: ...
     def nodes(self) -> int: ...
 
-# csrc/module_writer.c: episodes played in Python, written by the C writer
+# csrc/python/module_writer.c: episodes played in Python, written by the C writer
 
 class EpisodeWriter:
     def __init__(
@@ -160,7 +160,7 @@ class EpisodeWriter:
     def flush(self) -> None: ...
     def close(self) -> None: ...
 
-# csrc/module_solve.c: the threat-space solver
+# csrc/python/module_solve.c: the threat-space solver
 
 def solve(
     batch: Batch, group: int, index: int, kind: int, max_depth: int, max_nodes: int
@@ -169,7 +169,7 @@ def solve_group(
     batch: Batch, group: int, kind: int, max_depth: int, max_nodes: int
 ) -> list[tuple[int, list[int] | None]]: ...
 
-# csrc/module_batches.c: training batches rebuilt from recorded games
+# csrc/python/module_batches.c: training batches rebuilt from recorded games
 
 class BatchFarm:
     def __init__(self, batch: Batch, kind: int, perms: Any, first: Any, count: Any) -> None: ...

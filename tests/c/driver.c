@@ -68,19 +68,20 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "batch.h"
-#include "batches.h"
-#include "game.h"
-#include "h5chunk.h"
-#include "h5writer.h"
-#include "half.h"
-#include "modlinseq.h"
-#include "protocol.h"
-#include "replay.h"
-#include "search.h"
-#include "selfplay.h"
-#include "solver.h"
-#include "threats.h"
+#include "base/half.h"
+#include "env/batch.h"
+#include "env/puct_search.h"
+#include "env/replay.h"
+#include "env/selfplay.h"
+#include "env/solve_batch.h"
+#include "game/game.h"
+#include "io/h5chunk.h"
+#include "io/h5writer.h"
+#include "io/training_batches.h"
+#include "openings/opening.h"
+#include "players/solver.h"
+#include "players/threats.h"
+#include "rules/modlinseq.h"
 
 #define MAX_OUTS 48
 static batch *B;

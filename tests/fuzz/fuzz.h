@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "game.h"
+#include "env/batch.h"
+#include "game/game.h"
 
 #include "fuzz_presets.inc"
 

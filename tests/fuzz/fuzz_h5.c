@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "h5writer.h"
+#include "io/h5writer.h"
 
 static char dir[256];
 

@@ -103,7 +103,7 @@ def hdf5_flags() -> tuple[list[str], list[str]]:
 def _compile(source: Path, obj: Path, cflags: list[str]) -> None:
     deps = [
         source,
-        *(ROOT / "csrc").glob("*.h"),
+        *(ROOT / "csrc").glob("*/*.h"),
         *HERE.glob("*.h"),
         obj.parent / "fuzz_presets.inc",
     ]
@@ -131,16 +131,16 @@ def build(out: Path, jobs: int = 2) -> dict[str, Path]:
         "-Werror",
         *SANITIZE,
     ]
-    core = [p for p in sorted((ROOT / "csrc").glob("*.c")) if not p.name.startswith("module")]
+    core = [p for p in sorted((ROOT / "csrc").glob("*/*.c")) if p.parent.name != "python"]
     core_flags = [*base, "-fsanitize=fuzzer-no-link", f"-I{ROOT / 'csrc'}", *h5_cflags]
     target_flags = [*core_flags, f"-I{HERE}", f"-I{out}"]
-    work = [(src, out / "obj" / f"{src.stem}.o", core_flags) for src in core]
+    work = [(src, out / "obj" / f"{src.parent.name}_{src.stem}.o", core_flags) for src in core]
     work += [(HERE / f"fuzz_{t}.c", out / "obj" / f"fuzz_{t}.o", target_flags) for t in TARGETS]
     (out / "obj").mkdir(exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         for f in [pool.submit(_compile, *w) for w in work]:
             f.result()
-    objs = [str(out / "obj" / f"{src.stem}.o") for src in core]
+    objs = [str(out / "obj" / f"{src.parent.name}_{src.stem}.o") for src in core]
     binaries = {}
     for t in TARGETS:
         binary = out / f"fuzz_{t}"

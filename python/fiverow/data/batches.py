@@ -8,7 +8,7 @@ The loader reads whole blocks of consecutive games (their moves, keys and
 outcomes; policies when asked) into a shuffle buffer of ``buffer`` positions,
 in a random block order per epoch, and draws each round of batches uniformly
 from the positions the buffer holds, refilling it between rounds. The C core
-(csrc/batches.c) replays each game the round drew from, once, up to the last
+(csrc/io/training_batches.c) replays each game the round drew from, once, up to the last
 position it needs, on the batch's threads, and writes every position with its
 random symmetry straight into the round's arrays. Memory is bounded by the
 buffer, not by the file: see docs/hdf5.md ("Training batches").

@@ -262,7 +262,7 @@ def _play_and_close(sp: Any, games: int, bar: Progress | None) -> tuple[int, boo
         sp.close()  # whatever happened, the games written are made one file
 
 
-#: How the writer encodes compressed chunks (csrc/h5chunk.h).
+#: How the writer encodes compressed chunks (csrc/io/h5chunk.h).
 CHUNK_ENCODINGS = ("auto", "zlib", "fast")
 
 
@@ -320,7 +320,7 @@ def writer_spec(
 ) -> dict[str, Any]:
     """What the C writer takes: the path, options, the run's description and
     each group's name and config. ``chunks``: how compressed chunks are
-    encoded, ``"zlib"`` at the ``gzip`` level, ``"fast"`` (csrc/h5chunk.h) or
+    encoded, ``"zlib"`` at the ``gzip`` level, ``"fast"`` (csrc/io/h5chunk.h) or
     ``"auto"``: zlib until play outruns the writer, then fast."""
     check_out_path(out, overwrite)
     groups = [pool.groups[name] for name in pool._order]

@@ -1,7 +1,7 @@
 """Runs cut into shards: ranges of game numbers played apart, alike.
 
 Game k of a self-play run is episode k / N of the board at position k % N
-of a fixed order of the run's N boards (csrc/selfplay.h), so its random keys
+of a fixed order of the run's N boards (csrc/env/selfplay.h), so its random keys
 depend on the seed, k and the boards per variant only. A shard (games
 ``start`` to ``stop - 1``) played by any process on any thread count with
 the same :class:`RunSpec` therefore yields exactly those games of the
