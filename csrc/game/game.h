@@ -88,6 +88,9 @@ void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out);
 void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
                               const uint64_t *rule_before, uint8_t *out);
 
+/* What wins along a line under the parameters' rule, by colour (variant_init
+ * keeps it in v->win). */
+void lines_win_rules(const variant_params *p, win_rule win[2]);
 /* Does a stone of `stone` (CELL_BLACK / CELL_WHITE) at p, already on the
  * board, win under the line rule? (Renju: black needs exactly five, white
  * five or more.) */

@@ -357,6 +357,9 @@ int variant_init(variant *v, const variant_params *p, char *err, size_t errlen)
         variant_free(v);
         return -1;
     }
+    lines_win_rules(&v->p, v->win);
+    for (int c = 0; c < 2; c++)
+        v->win_shape[c] = win_rule_shape(&v->win[c]);
     if ((p->rule == RULE_RENJU && renju_prepare(v, err, errlen)) ||
         (p->rule == RULE_GOMORPION && gomorpion_prepare(v, err, errlen)) ||
         (p->rule == RULE_MODLINSEQ && modlinseq_prepare(v, err, errlen))) {

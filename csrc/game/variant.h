@@ -11,6 +11,7 @@
 
 #include "base/bits.h"
 #include "base/rng.h"
+#include "game/win_rule.h"
 #include "geometry/geometry.h"
 
 enum rule_kind {
@@ -78,6 +79,8 @@ typedef struct variant {
     struct mls_lines *mls; /* modlinseq: the lines as sequences of positions */
     uint8_t *initial;      /* the state of a fresh game (keys zero) */
     uint32_t fingerprint;  /* identifies the variant inside saved states */
+    win_rule win[2];       /* what wins along a line, by colour (win_rule.h) */
+    int win_shape[2];      /* win_rule_shape of each */
 } variant;
 
 /* The fixed head of every board's state. */

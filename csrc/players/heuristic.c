@@ -98,21 +98,16 @@ static int line_around(const geometry *g, int c, int axis, int reach, int16_t *o
 }
 
 /* How the rule judges a run of k for a stone: exactly k or more, and what
- * the cells just past the run may hold (caro). */
+ * the cells just past the run may hold (caro), from the win descriptor. */
 typedef struct window_rule {
     int exact; /* a stone of the same colour past either end spoils it */
-    int caro;  /* caro convention, or -1 */
+    int ends;  /* WIN_ENDS_* */
 } window_rule;
 
 static window_rule rule_for(const variant *v, uint8_t stone)
 {
-    window_rule r = {0, -1};
-    int rule = v->p.rule;
-    if (rule == RULE_RENJU)
-        rule = stone == CELL_BLACK ? RULE_STANDARD : RULE_FREESTYLE;
-    r.exact = rule == RULE_STANDARD || (rule == RULE_CARO && v->p.caro_ends != CARO_GOMOCUP6);
-    if (rule == RULE_CARO)
-        r.caro = v->p.caro_ends;
+    const win_rule *w = &v->win[stone - 1];
+    window_rule r = {!w->overline, w->ends};
     return r;
 }
 
@@ -124,13 +119,12 @@ static int window_alive(const window_rule *r, int before, int after)
 {
     if (r->exact && (before == PAST_MINE || after == PAST_MINE))
         return 0;
-    switch (r->caro) {
-    case CARO_OPEN: /* both end cells on the board and empty */
+    switch (r->ends) {
+    case WIN_ENDS_BOTH_EMPTY: /* both end cells on the board and empty */
         return before == PAST_EMPTY && after == PAST_EMPTY;
-    case CARO_NOT_BOTH_BLOCKED: /* a block: an opposing stone or the edge */
+    case WIN_ENDS_NOT_BOTH_BLOCKED: /* a block: an opposing stone or the edge */
         return !(before >= PAST_THEIRS && after >= PAST_THEIRS);
-    case CARO_GOMOCUP:
-    case CARO_GOMOCUP6: /* the edge never blocks */
+    case WIN_ENDS_NOT_BOTH_OPPONENT: /* the edge never blocks */
         return !(before == PAST_THEIRS && after == PAST_THEIRS);
     default:
         return 1;

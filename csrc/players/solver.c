@@ -233,7 +233,7 @@ static int four_replies(solver *s, const board_hdr *b, uint8_t stone, const int1
             bits_set(seen, q[j]);
             out[n++] = q[j];
         }
-        if (v->p.rule != RULE_CARO)
+        if (v->win[stone - 1].ends == WIN_ENDS_ANY)
             continue;
         const uint8_t *cells = board_cells_c(v, b);
         line_bits bits = board_line_bits_c(v, b, stone - 1);

@@ -6,49 +6,32 @@
 #include "openings/opening.h"
 #include "rules/gomorpion.h"
 
-static int caro_axis_wins(int conv, const uint8_t *cells, int len, int k, const int ends[2],
-                          uint8_t stone)
+void lines_win_rules(const variant_params *p, win_rule win[2])
 {
-    uint8_t opp = (uint8_t)(stone ^ 3);
-    int opp0 = ends[0] != GEOM_NONE && cells[ends[0]] == opp;
-    int opp1 = ends[1] != GEOM_NONE && cells[ends[1]] == opp;
-    switch (conv) {
-    case CARO_OPEN: /* the seed text: both end cells exist and are empty */
-        return len == k && ends[0] != GEOM_NONE && ends[1] != GEOM_NONE &&
-               cells[ends[0]] == CELL_EMPTY && cells[ends[1]] == CELL_EMPTY;
-    case CARO_NOT_BOTH_BLOCKED: { /* a block is an opponent stone or the edge */
-        int b0 = ends[0] == GEOM_NONE || opp0, b1 = ends[1] == GEOM_NONE || opp1;
-        return len == k && !(b0 && b1);
+    for (int c = 0; c < 2; c++) {
+        win_rule *w = &win[c];
+        w->connect = p->rule == RULE_MODLINSEQ ? 0 : p->connect;
+        w->ends = WIN_ENDS_ANY;
+        switch (p->rule) {
+        case RULE_STANDARD:
+            w->overline = 0;
+            break;
+        case RULE_RENJU: /* black: exactly five; white: five or more */
+            w->overline = c == COLOUR_WHITE;
+            break;
+        case RULE_CARO: {
+            static const int ends[] = {[CARO_OPEN] = WIN_ENDS_BOTH_EMPTY,
+                                       [CARO_NOT_BOTH_BLOCKED] = WIN_ENDS_NOT_BOTH_BLOCKED,
+                                       [CARO_GOMOCUP] = WIN_ENDS_NOT_BOTH_OPPONENT,
+                                       [CARO_GOMOCUP6] = WIN_ENDS_NOT_BOTH_OPPONENT};
+            w->ends = ends[p->caro_ends];
+            w->overline = p->caro_ends == CARO_GOMOCUP6;
+            break;
+        }
+        default: /* freestyle; a gomorpion run of connect or more ends a cast */
+            w->overline = 1;
+        }
     }
-    case CARO_GOMOCUP: /* exactly k, not both ends opponent stones; the edge never blocks */
-        return len == k && !(opp0 && opp1);
-    default: /* CARO_GOMOCUP6: as gomocup, but overlines always win */
-        return len > k || (len == k && !(opp0 && opp1));
-    }
-}
-
-/* Does a run of len with these ends win along its axis under rule? */
-static inline int axis_wins(int rule, int k, int conv, const uint8_t *cells, int len,
-                            const int ends[2], uint8_t stone)
-{
-    switch (rule) {
-    case RULE_FREESTYLE:
-        return len >= k;
-    case RULE_STANDARD:
-        return len == k;
-    default: /* RULE_CARO */
-        return len >= k && caro_axis_wins(conv, cells, len, k, ends, stone);
-    }
-}
-
-/* The five-in-a-row rule a stone is judged by. */
-static inline int line_rule(const variant *v, uint8_t stone)
-{
-    if (v->p.rule == RULE_RENJU)
-        return stone == CELL_BLACK ? RULE_STANDARD : RULE_FREESTYLE;
-    if (v->p.rule == RULE_GOMORPION) /* a run of `connect` or more ends a cast */
-        return RULE_FREESTYLE;
-    return v->p.rule;
 }
 
 int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone)
@@ -56,32 +39,34 @@ int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone)
     const geometry *g = &v->g;
     const uint8_t *cells = board_cells_c(v, b);
     line_bits bits = board_line_bits_c(v, b, stone - 1);
-    const int rule = line_rule(v, stone), k = v->p.connect, conv = v->p.caro_ends;
-    /* freestyle needs to know a run reaches k; the others whether it exceeds k */
-    int cap = rule == RULE_FREESTYLE ? k : k + 1, ends[2];
+    const win_rule *w = &v->win[stone - 1];
+    /* "k or more" needs to know a run reaches k; the others whether it exceeds k */
+    int cap = v->win_shape[stone - 1] == WIN_SHAPE_AT_LEAST ? w->connect : w->connect + 1, ends[2];
     for (int a = 0; a < g->n_axes; a++) {
         int len = line_run(g, cells, bits, p, a, stone, cap, ends);
-        if (axis_wins(rule, k, conv, cells, len, ends, stone))
+        if (win_rule_run_wins(w, cells, len, ends, stone))
             return 1;
     }
     return 0;
 }
 
 /* Add the stone to each axis's word and count its run from the value in hand:
- * one load and one store per axis. `rule` is a constant at each call site, so
- * the compiler makes one loop per rule. */
+ * one load and one store per axis. `shape` is a constant at each call site,
+ * so the compiler makes one loop per shape of the win rule. */
 static inline int place_bits(const variant *v, uint32_t *bits, const uint8_t *cells, int p,
-                             uint8_t stone, int rule)
+                             uint8_t stone, int shape)
 {
     const geometry *g = &v->g;
     const uint16_t *line_of = g->line_of + p * g->n_axes;
-    const int n_axes = g->n_axes, k = v->p.connect, conv = v->p.caro_ends;
+    const int n_axes = g->n_axes;
+    const win_rule w = v->win[stone - 1];
     int win = 0, ends[2];
     for (int a = 0; a < n_axes; a++) {
         unsigned lp = line_of[a];
         uint32_t m = bits[lp / LINE_BITS] | (1u << (lp % LINE_BITS));
         bits[lp / LINE_BITS] = m;
-        win |= axis_wins(rule, k, conv, cells, line_run_word(g, lp, m, ends), ends, stone);
+        win |=
+            win_rule_run_wins_shaped(&w, shape, cells, line_run_word(g, lp, m, ends), ends, stone);
     }
     return win;
 }
@@ -92,13 +77,13 @@ int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
     if (!bits)
         return lines_wins(v, b, p, stone);
     const uint8_t *cells = board_cells_c(v, b);
-    switch (line_rule(v, stone)) {
-    case RULE_FREESTYLE:
-        return place_bits(v, bits, cells, p, stone, RULE_FREESTYLE);
-    case RULE_STANDARD:
-        return place_bits(v, bits, cells, p, stone, RULE_STANDARD);
+    switch (v->win_shape[stone - 1]) {
+    case WIN_SHAPE_AT_LEAST:
+        return place_bits(v, bits, cells, p, stone, WIN_SHAPE_AT_LEAST);
+    case WIN_SHAPE_EXACT:
+        return place_bits(v, bits, cells, p, stone, WIN_SHAPE_EXACT);
     default:
-        return place_bits(v, bits, cells, p, stone, RULE_CARO);
+        return place_bits(v, bits, cells, p, stone, WIN_SHAPE_ENDS);
     }
 }
 
@@ -116,7 +101,8 @@ static int winning_cells_by_lines(const variant *v, const board_hdr *b, uint8_t 
     if (!mine || !theirs || BITS_WORDS(g->n_cells) > WIN_SCAN_WORDS)
         return -1;
     const uint8_t *cells = board_cells_c(v, b);
-    const int rule = line_rule(v, stone), k = v->p.connect, conv = v->p.caro_ends;
+    const win_rule *w = &v->win[stone - 1];
+    const int k = w->connect;
     uint64_t found[WIN_SCAN_WORDS] = {0};
     for (int line = 0; line < g->n_lines; line++) {
         const uint32_t m = mine[line];
@@ -131,7 +117,7 @@ static int winning_cells_by_lines(const variant *v, const board_hdr *b, uint8_t 
                 continue;
             int ends[2];
             int run = line_run_word(g, (unsigned)line * LINE_BITS + pos, m | (1u << pos), ends);
-            if (axis_wins(rule, k, conv, cells, run, ends, stone))
+            if (win_rule_run_wins(w, cells, run, ends, stone))
                 found[c / 64] |= 1ull << (c % 64);
         }
     }
