@@ -112,6 +112,7 @@ lint: setup
 	$(VENV)/bin/ruff check python tests benchmarks examples
 	$(VENV)/bin/ruff format --check python tests benchmarks examples
 	$(VENV)/bin/clang-format --dry-run -Werror csrc/*/*.c csrc/*/*.h tests/c/*.c tests/fuzz/*.c tests/fuzz/*.h
+	$(PY) tests/check_rooms.py
 	$(VENV)/bin/mypy
 
 format: setup

@@ -7,8 +7,16 @@ include circle can form between rooms:
     base -> geometry -> game -> rules, openings -> variants -> players -> env -> io -> python
 
 (`rules` and `openings` share a level: neither includes the other; both place
-stones through `game`.) Run as a script (`make lint`) or through
-tests/test_rooms.py; prints every include that goes the wrong way.
+stones through `game`.)
+
+A second check: only the rules' own room and the registry (`variants`) know
+which rule family a variant is. Elsewhere nothing compares the `rule`
+parameter or includes a family's header: code asks the family's row
+(csrc/game/rule_family.h) or a trait it declares. The one exception is the
+binding of `fiverow.renju.forbidden_points`, a renju-only function.
+
+Run as a script (`make lint`) or through tests/test_rooms.py; prints every
+include that goes the wrong way and every family branch outside its room.
 """
 
 from __future__ import annotations
@@ -52,12 +60,40 @@ def wrong_includes(root: Path = CSRC) -> list[str]:
     return problems
 
 
+#: Where a rule family may be named.
+FAMILY_ROOMS = ("rules", "variants")
+#: Files outside them that may include one family's header, and why.
+FAMILY_HEADER_USERS = {"python/module.c": "rules/renju.h"}  # fiverow.renju.forbidden_points
+FAMILY_BRANCH = re.compile(r"\bp\.rule\b|\bRULE_[A-Z0-9]+\b|\boff_(renju|gomorpion|modlinseq)\b")
+#: Names that look like a family branch and are not.
+NOT_BRANCHES = ("RULE_TRAITS", "RULE_SNAPSHOT_WORDS", "RULE_FAMILY_H")
+
+
+def family_branches(root: Path = CSRC) -> list[str]:
+    """Every place outside the rules' room and the registry that asks which
+    family a variant is (the rule parameter, a family's header)."""
+    problems: list[str] = []
+    for path in sorted(root.rglob("*.[ch]")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in FAMILY_ROOMS:
+            continue
+        text = path.read_text()
+        for number, line in enumerate(text.splitlines(), 1):
+            for m in FAMILY_BRANCH.finditer(line):
+                if m.group(0) not in NOT_BRANCHES:
+                    problems.append(f"{rel}:{number}: asks the rule family ({m.group(0)})")
+        for name in INCLUDE.findall(text):
+            if name.startswith("rules/") and FAMILY_HEADER_USERS.get(str(rel)) != name:
+                problems.append(f"{rel}: includes {name}, a rule family's own header")
+    return problems
+
+
 def main() -> int:
-    problems = wrong_includes()
+    problems = wrong_includes() + family_branches()
     for line in problems:
         print(line)
     if problems:
-        print(f"{len(problems)} include(s) against the rooms' direction (tests/check_rooms.py)")
+        print(f"{len(problems)} problem(s) with the rooms (tests/check_rooms.py)")
     return 1 if problems else 0
 
 

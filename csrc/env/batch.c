@@ -8,8 +8,6 @@
 #include "env/prefetch.h"
 #include "game/game.h"
 #include "openings/opening.h"
-#include "rules/gomorpion.h"
-#include "rules/modlinseq.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -155,8 +153,15 @@ static void write_protocol_outputs(const group *g, int i, const board_hdr *h)
     const group_outputs *o = &g->out;
     o->black_seat[i] = (int8_t)h->black_seat;
     o->phase[i] = (int8_t)h->phase;
-    o->opening[i] = g->v.off_protocol ? protocol_of_c(&g->v, h)->opening : -1;
-    game_scores(&g->v, h, o->scores + 2 * i, o->cast_points + 2 * i, o->casts + i);
+    o->opening[i] = (int8_t)game_opening_code(&g->v, h);
+    rule_figures f;
+    game_figures(&g->v, h, &f);
+    for (int s = 0; s < 2; s++) {
+        o->scores[2 * i + s] = f.scores[s];
+        o->cast_points[2 * i + s] = f.cast_points[s];
+        o->captures[2 * i + s] = f.captures[s];
+    }
+    o->casts[i] = f.casts;
 }
 
 /* What describes the board beyond its planes and mask. */
@@ -211,15 +216,12 @@ static void play_ply(const batch *b, group *g, int i, board_hdr *h, int a, float
     int prev_last = h->last_move;
     unsigned changes = 0;
     /* what the outputs showed, so that only what changes is rewritten */
-    uint64_t legal_before[SNAPSHOT_WORDS], rule_before[SNAPSHOT_WORDS];
+    uint64_t legal_before[SNAPSHOT_WORDS];
+    rule_snapshot shown; /* the rule's planes before the step */
     int snap = v->legal_words <= SNAPSHOT_WORDS;
-    if (snap) {
+    if (snap)
         memcpy(legal_before, board_legal_c(v, h), sizeof(uint64_t) * (size_t)v->legal_words);
-        game_rule_bits(v, h, rule_before);
-    }
-    uint64_t shown[MODLINSEQ_UNIFORM_WORDS]; /* modlinseq's planes before the step */
-    if (v->off_modlinseq)
-        modlinseq_uniform_planes(v, h, h->seat, shown);
+    game_obs_snapshot(v, h, &shown);
     game_begin_step(v, h);
     if (a >= 0)
         changes = game_apply(v, h, a);
@@ -231,11 +233,7 @@ static void play_ply(const batch *b, group *g, int i, board_hdr *h, int a, float
     r[0] += pr[0];
     r[1] += pr[1];
 
-    if (a >= 0 && v->p.rule == RULE_MODLINSEQ) /* its planes are the same in both kinds */
-        modlinseq_update_obs(v, h, shown, a, prev_last, obs);
-    else if (b->obs_kind == OBS_ABSOLUTE && a >= 0 && snap && !(changes & CHANGE_OBS_WIDE))
-        game_update_obs_absolute(v, h, a, prev_last, rule_before, obs);
-    else
+    if (a < 0 || !game_update_obs(v, h, b->obs_kind, a, prev_last, changes, snap, &shown, obs))
         game_write_obs(v, h, b->obs_kind, obs);
     uint8_t *mask = o->mask + (size_t)i * (size_t)v->n_actions;
     if (h->status != STATUS_ONGOING || !snap)
@@ -283,6 +281,7 @@ static void save_final(const batch *b, group *g, int i)
         f->rewards[2 * i + k] = o->rewards[2 * i + k];
         f->scores[2 * i + k] = o->scores[2 * i + k];
         f->cast_points[2 * i + k] = o->cast_points[2 * i + k];
+        f->captures[2 * i + k] = o->captures[2 * i + k];
     }
     f->to_play[i] = o->to_play[i];
     f->winner[i] = o->winner[i];
@@ -657,7 +656,7 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
         if (v->g.on_board[c] ? x > CELL_WHITE : x != CELL_OFF)
             return "a cell holds an impossible value";
         stones += (x == CELL_BLACK || x == CELL_WHITE);
-        if (v->p.rule != RULE_MODLINSEQ && bits_get(legal, c) && x != CELL_EMPTY)
+        if (!rule_has(v, RULE_TRAIT_OWN_ACTIONS) && bits_get(legal, c) && x != CELL_EMPTY)
             return "an occupied cell is marked legal";
     }
     if (cells[v->g.n_cells] != CELL_OFF)
@@ -671,22 +670,18 @@ const char *batch_check_state(const group *g, const uint8_t *state, size_t len)
             return "legal bits beyond the action space";
     if (h.steps > v->max_steps)
         return "more steps than max_steps";
-    if (v->off_protocol) {
-        const protocol_state *ps = (const protocol_state *)(state + v->off_protocol);
-        int known = 0;
-        for (int k = 0; k < v->n_phases; k++)
-            known |= v->phases[k] == h.phase;
-        if (!known || ps->declared > v->p.max_offers || ps->offers > ps->declared ||
-            ps->opening < -1 || ps->opening > 25)
-            return "protocol fields out of range";
+    if (v->opening) {
+        const char *why = v->opening->check(v, (const board_hdr *)state);
+        if (why)
+            return why;
     } else if (h.phase != PHASE_PLAY) {
         return "a protocol phase in a variant without one";
     }
-    const char *why = v->off_gomorpion   ? gomorpion_check(v, (const board_hdr *)state)
-                      : v->off_modlinseq ? modlinseq_check(v, (const board_hdr *)state)
-                                         : NULL;
-    if (why)
-        return why;
+    if (v->rules->check) {
+        const char *why = v->rules->check(v, (const board_hdr *)state);
+        if (why)
+            return why;
+    }
     /* what follows from the cells (line bit sets, renju codes and forbidden
      * points) must be what the cells imply, and the legal set what the
      * position and phase allow */
@@ -742,24 +737,24 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
         *five_len = 0;
     if (colour != COLOUR_BLACK && colour != COLOUR_WHITE)
         return "colour to move must be black or white";
-    int stones = 0, empty = 0, captured = 0;
+    int stones = 0, empty = 0, statuses = 0;
     for (int c = 0; c < v->g.n_cells; c++) {
         if (!v->g.on_board[c] ? cells[c] != CELL_EMPTY && cells[c] != CELL_OFF
                               : cells[c] > CELL_WHITE)
             return "a cell holds a stone off the board or an unknown value";
         stones += (cells[c] == CELL_BLACK || cells[c] == CELL_WHITE);
         empty += v->g.on_board[c] && cells[c] == CELL_EMPTY;
-        if (status && status[c]) {
-            if (!v->off_gomorpion)
-                return "stone statuses (recapturable, captured) exist only in gomorpion";
-            if (status[c] > STONE_CAPTURED || cells[c] == CELL_EMPTY)
-                return "a status on an empty cell, or an unknown status";
-            captured += status[c] == STONE_CAPTURED;
-        }
+        statuses += status && status[c];
     }
-    if (scores &&
-        (!v->off_gomorpion || scores[0] < 0 || scores[1] < 0 || scores[0] + scores[1] != captured))
+    if (!v->rules->load_status && statuses)
+        return "stone statuses (recapturable, captured) exist only in gomorpion";
+    if (!v->rules->load_status && scores)
         return "scores must be given for gomorpion only, and add up to the captured stones";
+    if (v->rules->load_status) { /* checked here, installed below */
+        const char *why = v->rules->load_status(v, NULL, cells, status, scores);
+        if (why)
+            return why;
+    }
     if (stones >= v->max_steps)
         return "max_steps leaves no move after this many stones";
     if (empty == 0)
@@ -779,20 +774,8 @@ const char *batch_load_position(batch *b, int gi, int i, const uint8_t *cells, i
     h->steps = (uint16_t)stones;
     h->colour = (uint8_t)colour;
     h->seat = (uint8_t)colour; /* seat 0 holds black */
-    if (v->off_gomorpion) {
-        /* statuses as given; captured stones are points for the seats given,
-         * else for the colour that did not lose them */
-        gomorpion_state *gs = gomorpion_of(v, h);
-        for (int c = 0; c < v->g.n_cells; c++) {
-            gomorpion_status(v, h)[c] = status ? status[c] : STONE_LIVE;
-            if (!scores && status && status[c] == STONE_CAPTURED)
-                gs->score[2 - cells[c]]++;
-        }
-        if (scores) {
-            gs->score[0] = scores[0];
-            gs->score[1] = scores[1];
-        }
-    }
+    if (v->rules->load_status)
+        v->rules->load_status(v, h, cells, status, scores);
     game_derive(v, h);
     /* a five on the board would have ended the game (or the cast) */
     int32_t first, won = 0;
@@ -817,7 +800,7 @@ const char *batch_load_tiles(batch *b, int gi, int i, const uint8_t *values, con
 {
     group *g = &b->groups[gi];
     const variant *v = &g->v;
-    if (!v->off_modlinseq)
+    if (!v->rules->load_tiles)
         return "tiles exist only in modlinseq";
     board_hdr *target = group_board(g, i);
     board_hdr *h = malloc(v->state_size);
@@ -827,7 +810,7 @@ const char *batch_load_tiles(batch *b, int gi, int i, const uint8_t *values, con
     if (h->fingerprint == 0)
         rekey_board(b, g, i, h);
     new_episode(g, h);
-    const char *why = modlinseq_load(v, h, values, hands, board_env_key(h), &h->env_ctr);
+    const char *why = v->rules->load_tiles(v, h, values, hands);
     if (!why) {
         h->steps = h->n_stones;
         game_refresh_legal(v, h);

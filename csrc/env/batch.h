@@ -39,6 +39,7 @@ typedef struct group_outputs {
     int32_t *scores;         /* [n][2] running points by seat (scoring games) */
     int32_t *cast_points;    /* [n][2] points of the last cast (gomorpion) */
     int32_t *casts;          /* [n] casts ended (gomorpion) */
+    int32_t *captures;       /* [n][2] stones captured by each seat (pente) */
     int8_t *agent_seat;      /* [n] the agent's seat this episode (with an opponent) */
     uint8_t *waiting;        /* [n] an external opponent is to act */
 } group_outputs;

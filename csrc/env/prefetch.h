@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game/rule_family.h"
 #include "game/variant.h"
 #include "geometry/geometry.h"
 
@@ -45,8 +46,8 @@ PREFETCH_INLINE void prefetch_board_cell(const variant *v, const board_hdr *h, i
     if (cell < 0 || cell >= v->g.n_cells)
         return;
     __builtin_prefetch(s + v->off_cells + cell, 1);
-    if (v->off_renju) /* forbidden and empty sets, the pattern codes near the stone */
-        prefetch_span(s + v->off_renju, v->derived_end - v->off_renju);
+    if (v->rules->prefetch_derived) /* renju: forbidden and empty sets, pattern codes */
+        prefetch_span(s + v->off_rule_derived, v->derived_end - v->off_rule_derived);
     if (!v->n_line_words)
         return;
     const uint16_t *line_of = v->g.line_of + (size_t)cell * (size_t)v->g.n_axes;

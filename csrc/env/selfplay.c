@@ -6,7 +6,7 @@
 
 #include "base/half.h"
 #include "game/game.h"
-#include "openings/opening.h"
+#include "game/opening_row.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -210,7 +210,7 @@ static int play_game(selfplay *sp, int gi, int i, int slot, uint32_t episode, ep
     e->winner = h->winner;
     e->truncated = h->status == STATUS_TRUNCATED;
     e->black_seat = (int8_t)h->black_seat;
-    e->opening = v->off_protocol ? protocol_of_c(v, h)->opening : -1;
+    e->opening = (int8_t)game_opening_code(v, h);
     int32_t cast[2], casts;
     game_scores(v, h, e->scores, cast, &casts);
     return 1;

@@ -3,11 +3,9 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "game/opening_row.h"
+#include "game/rule_family.h"
 #include "geometry/lines.h"
-#include "openings/opening.h"
-#include "rules/gomorpion.h"
-#include "rules/modlinseq.h"
-#include "rules/renju.h"
 
 /* ---- the legal set ---- */
 
@@ -15,36 +13,14 @@
  * forbid the colour to place. */
 void game_refresh_legal(const variant *v, board_hdr *b)
 {
-    const uint8_t *cells = board_cells(v, b);
     uint64_t *legal = board_legal(v, b);
     memset(legal, 0, sizeof(uint64_t) * (size_t)v->legal_words);
-    if (b->phase != PHASE_PLAY) {
-        protocol_legal(v, b, legal);
-        b->n_legal = (uint16_t)bits_count(legal, v->legal_words);
-        return;
-    }
-    if (v->p.protocol == PROTO_CENTER && b->n_stones == 0) {
+    if (b->phase != PHASE_PLAY)
+        v->opening->legal(v, b, legal);
+    else if (v->first_stone_centre && b->n_stones == 0)
         bits_set(legal, v->g.centre);
-        b->n_legal = 1;
-        return;
-    }
-    if (v->p.rule == RULE_MODLINSEQ) {
-        b->n_legal = (uint16_t)modlinseq_legal(v, b, legal);
-        return;
-    }
-    if (v->p.rule == RULE_GOMORPION) {
-        gomorpion_legal(v, b, b->colour, legal);
-    } else if (v->p.rule == RULE_RENJU) {
-        /* renju keeps the empty cells as bits: legal is a few word operations */
-        const uint64_t *empty = renju_empty_c(v, b), *forbidden = renju_forbidden_c(v, b);
-        int mask = v->p.forbidden == FORBIDDEN_MASK && b->colour == COLOUR_BLACK;
-        for (int w = 0; w < BITS_WORDS(v->g.n_cells); w++)
-            legal[w] = empty[w] & (mask ? ~forbidden[w] : ~0ULL);
-    } else {
-        for (int c = 0; c < v->g.n_cells; c++)
-            if (cells[c] == CELL_EMPTY)
-                bits_set(legal, c);
-    }
+    else
+        v->rules->legal(v, b, legal);
     b->n_legal = (uint16_t)bits_count(legal, v->legal_words);
 }
 
@@ -62,8 +38,6 @@ void game_build_initial(const variant *v, board_hdr *b)
     b->winner = -1;
     game_derive(v, b);
     b->phase = (uint8_t)v->first_phase;
-    if (v->off_protocol)
-        protocol_of(v, b)->opening = -1;
     game_refresh_legal(v, b);
 }
 
@@ -85,38 +59,19 @@ void game_derive(const variant *v, board_hdr *b)
         }
     b->n_stones = (uint16_t)stones;
     b->phase = PHASE_PLAY;
-    if (v->off_protocol) {
-        memset(protocol_of(v, b), 0, protocol_state_bytes(v));
-        protocol_of(v, b)->opening = -1;
-    }
-    if (v->p.rule == RULE_RENJU)
-        renju_derive(v, b);
-    if (v->p.rule == RULE_GOMORPION)
-        gomorpion_derive(v, b);
-    if (v->p.rule == RULE_MODLINSEQ)
-        modlinseq_derive(v, b);
+    if (v->off_protocol)
+        v->opening->clear(v, b);
+    v->rules->derive(v, b);
     game_refresh_legal(v, b);
 }
 
 void game_forget_caches(const variant *v, board_hdr *b)
 {
-    if (v->p.rule == RULE_RENJU)
-        renju_forget_cache(v, b);
+    if (v->rules->forget_caches)
+        v->rules->forget_caches(v, b);
 }
 
 /* ---- legality ---- */
-
-static const char *renju_kind_name(int status)
-{
-    switch (status) {
-    case RENJU_OVERLINE:
-        return "forbidden for black (overline)";
-    case RENJU_DOUBLE_FOUR:
-        return "forbidden for black (double-four)";
-    default:
-        return "forbidden for black (double-three)";
-    }
-}
 
 const char *game_illegal_reason(const variant *v, const board_hdr *b, int action)
 {
@@ -127,104 +82,43 @@ const char *game_illegal_reason(const variant *v, const board_hdr *b, int action
     if (b->status != STATUS_ONGOING)
         return "the episode is over";
     if (b->phase != PHASE_PLAY)
-        return protocol_illegal_reason(v, b, action);
-    if (v->p.rule == RULE_MODLINSEQ)
-        return modlinseq_illegal_reason(v, b, action);
-    const uint8_t *cells = board_cells_c(v, b);
-    if (action < v->g.n_cells) {
-        if (cells[action] == CELL_OFF)
-            return "off the board";
-        if (cells[action] != CELL_EMPTY)
-            return "occupied";
-        if (v->p.protocol == PROTO_CENTER && b->n_stones == 0)
-            return "the first stone must go to the centre";
-        if (v->p.rule == RULE_GOMORPION)
-            return "inside a solid siege of the opponent";
-        if (v->p.rule == RULE_RENJU && b->colour == COLOUR_BLACK &&
-            bits_get(renju_forbidden_c(v, b), action)) {
-            uint8_t scratch[GEOM_MAX_CELLS + 1];
-            memcpy(scratch, cells, (size_t)v->g.n_cells + 1);
-            return renju_kind_name(renju_status(v, scratch, action));
-        }
-    } else {
-        return "a special action of the opening protocol, which is over";
-    }
-    return "not legal now";
+        return v->opening->illegal_reason(v, b, action);
+    const char *why = NULL;
+    if (rule_has(v, RULE_TRAIT_OWN_ACTIONS)) /* not one per cell: the family's own */
+        why = v->rules->illegal_reason(v, b, action);
+    else if (action >= v->g.n_cells)
+        why = "a special action of the opening protocol, which is over";
+    else if (board_cells_c(v, b)[action] == CELL_OFF)
+        why = "off the board";
+    else if (board_cells_c(v, b)[action] != CELL_EMPTY)
+        why = "occupied";
+    else if (v->first_stone_centre && b->n_stones == 0)
+        why = "the first stone must go to the centre";
+    else if (v->rules->illegal_reason)
+        why = v->rules->illegal_reason(v, b, action);
+    return why ? why : "not legal now";
 }
 
 /* ---- moves ---- */
 
-/* The seat holding a colour. */
-static inline int holder(const board_hdr *b, int colour)
-{
-    return colour == COLOUR_BLACK ? b->black_seat : b->black_seat ^ 1;
-}
-
 int game_put_stone(const variant *v, board_hdr *b, int a, int colour)
 {
-    uint8_t *cells = board_cells(v, b);
-    uint8_t stone = (uint8_t)(colour + 1);
-    /* renju: black wins with exactly five, white with five or more; with
-     * forbidden="lose" a black foul that is not a five loses at once */
-    int foul =
-        v->p.rule == RULE_RENJU && colour == COLOUR_BLACK && bits_get(renju_forbidden_c(v, b), a);
-    cells[a] = stone;
-    int wins = lines_place(v, b, a, stone);
-    b->n_stones++;
-    b->last_move = (int16_t)a;
-    int wide = 0;
-    if (v->p.rule == RULE_RENJU) {
-        /* black's legal set is not simply the empty cells when a foul stood
-         * before or stands after this stone (forbidden="mask") */
-        const uint64_t *forbidden = renju_forbidden_c(v, b);
-        int words = BITS_WORDS(v->g.n_cells), any = 0;
-        for (int w = 0; w < words; w++)
-            any |= forbidden[w] != 0;
-        renju_after_stone(v, b, a);
-        for (int w = 0; w < words; w++)
-            any |= forbidden[w] != 0;
-        wide = any && v->p.forbidden == FORBIDDEN_MASK;
-    }
-    if (wins || foul) {
-        b->status = STATUS_TERMINATED;
-        b->winner = (int8_t)(wins ? holder(b, colour) : holder(b, colour ^ 1));
-    }
-    return wide;
-}
-
-/* Normal play: a stone of the colour to place, then the other seat's turn. */
-static unsigned place_stone(const variant *v, board_hdr *b, int a)
-{
-    unsigned changes = game_put_stone(v, b, a, b->colour) ? CHANGE_MASK_WIDE : 0;
-    b->colour ^= 1;
-    b->seat ^= 1;
-    if (changes & CHANGE_MASK_WIDE || (v->p.protocol == PROTO_CENTER && b->n_stones == 1)) {
-        game_refresh_legal(v, b);
-        changes |= CHANGE_MASK_WIDE;
-    } else {
-        bits_clear(board_legal(v, b), a);
-        b->n_legal--;
-    }
-    return changes;
+    return v->rules->put_stone(v, b, a, colour);
 }
 
 unsigned game_apply(const variant *v, board_hdr *b, int action)
 {
     unsigned changes;
     if (b->phase != PHASE_PLAY) {
-        protocol_apply(v, b, action);
-        game_refresh_legal(v, b);
+        v->opening->apply(v, b, action);
         changes = CHANGE_MASK_WIDE | CHANGE_OBS_WIDE; /* the phase planes change */
-    } else if (v->p.rule == RULE_GOMORPION) {
-        changes = gomorpion_apply(v, b, action);
-        game_refresh_legal(v, b);
-    } else if (v->p.rule == RULE_MODLINSEQ) {
-        modlinseq_apply(v, b, action);
-        game_refresh_legal(v, b);
-        changes = CHANGE_MASK_WIDE; /* modlinseq_update_obs brings the planes up to date */
     } else {
-        changes = place_stone(v, b, action);
+        changes = v->rules->apply(v, b, action);
+        if (v->first_stone_centre && b->n_stones == 1)
+            changes |= CHANGE_MASK_WIDE; /* every empty cell opens after the centre */
     }
+    if (changes & CHANGE_MASK_WIDE)
+        game_refresh_legal(v, b);
     if (b->status == STATUS_ONGOING && b->n_legal == 0) {
         b->status = STATUS_TERMINATED; /* nothing left to play: draw */
         b->winner = -1;
@@ -265,16 +159,6 @@ int game_random_legal(const variant *v, const board_hdr *b, uint64_t key, uint32
     return bits_select(legal, v->legal_words, k);
 }
 
-/* Points scored by the step just taken, by seat (scoring games), or NULL. */
-static int32_t *step_points(const variant *v, board_hdr *b)
-{
-    if (v->off_gomorpion)
-        return gomorpion_of(v, b)->step_points;
-    if (v->off_modlinseq)
-        return modlinseq_of(v, b)->step_points;
-    return NULL;
-}
-
 /* ---- observations ---- */
 
 static void fill_plane(uint8_t *plane, int n, uint8_t value)
@@ -293,57 +177,22 @@ static uint8_t turn_value(const board_hdr *b, int kind)
     return kind == OBS_ABSOLUTE ? b->seat == b->black_seat : b->colour == COLOUR_BLACK;
 }
 
-/* Gomorpion's ten planes (variant.c names them): statuses and sieges by
- * colour (absolute) or by side (mover: the viewer's first), safe stones, the
- * legal cells. */
-static void write_gomorpion_planes(const variant *v, const board_hdr *b, int kind, int viewer,
-                                   uint8_t *out)
-{
-    const int n = v->g.n_cells;
-    const uint8_t *cells = board_cells_c(v, b), *status = gomorpion_status_c(v, b);
-    int first = kind == OBS_ABSOLUTE ? COLOUR_BLACK : (viewer == b->black_seat ? 0 : 1);
-    const uint64_t *solid = gomorpion_bits_c(v, b, GBITS_SOLID);
-    for (int side = 0; side < 2; side++) {
-        int colour = first ^ side;
-        const uint64_t *sieged = gomorpion_bits_c(v, b, GBITS_SIEGED + colour);
-        uint8_t *recap = out + (size_t)(2 * side) * n, *captured = recap + n;
-        uint8_t *siege_solid = out + (size_t)(4 + 2 * side) * n, *siege_breakable = siege_solid + n;
-        for (int c = 0; c < n; c++) {
-            int mine = cells[c] == colour + 1, st = status[c] & STONE_STATUS;
-            recap[c] = (uint8_t)(mine && st == STONE_RECAPTURABLE);
-            captured[c] = (uint8_t)(mine && st == STONE_CAPTURED);
-            int s = bits_get(sieged, c), hard = bits_get(solid, c);
-            siege_solid[c] = (uint8_t)(s && hard);
-            siege_breakable[c] = (uint8_t)(s && !hard);
-        }
-    }
-    uint8_t *safe = out + (size_t)8 * n;
-    for (int c = 0; c < n; c++)
-        safe[c] = (uint8_t)((status[c] & STONE_SAFE) != 0);
-    bits_to_bytes(board_legal_c(v, b), n, out + (size_t)9 * n);
-}
-
-/* Planes of the rule and the protocol, rewritten whole (out is zeroed). */
+/* Planes of the protocol and the rule, rewritten whole (out is zeroed). */
 static void write_extra_planes(const variant *v, const board_hdr *b, int kind, int viewer,
                                uint8_t *out)
 {
     const int n = v->g.n_cells;
-    if (v->plane_forbidden >= 0)
-        bits_to_bytes(renju_forbidden_c(v, b), n, plane(v, out, v->plane_forbidden));
     if (v->plane_phase >= 0) {
         for (int k = 0; k < v->n_phases; k++)
             if (v->phases[k] == b->phase)
                 fill_plane(plane(v, out, v->plane_phase + k), n, 1);
         fill_plane(plane(v, out, v->plane_turn), n, turn_value(b, kind));
     }
-    if (v->plane_declared >= 0) {
-        const protocol_state *ps = protocol_of_c(v, b);
-        for (int k = 0; k < 4; k++)
-            fill_plane(plane(v, out, v->plane_declared + k), n, (ps->declared >> k) & 1u);
-        bits_to_bytes(protocol_offered_c(v, b), n, plane(v, out, v->plane_offered));
-    }
-    if (v->plane_gomorpion >= 0)
-        write_gomorpion_planes(v, b, kind, viewer, plane(v, out, v->plane_gomorpion));
+    if (v->plane_declared >= 0)
+        v->opening->write_planes(v, b, plane(v, out, v->plane_declared),
+                                 plane(v, out, v->plane_offered));
+    if (v->plane_rule >= 0)
+        v->rules->write_planes(v, b, kind, viewer, plane(v, out, v->plane_rule));
 }
 
 void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out)
@@ -357,8 +206,8 @@ void game_write_obs_for(const variant *v, const board_hdr *b, int kind, int view
     const uint8_t *cells = board_cells_c(v, b);
     int np = v->n_planes[kind];
     memset(out, 0, (size_t)np * (size_t)n);
-    if (v->p.rule == RULE_MODLINSEQ) {
-        modlinseq_write_obs(v, b, viewer, out);
+    if (rule_has(v, RULE_TRAIT_OWN_PLANES)) {
+        v->rules->write_planes(v, b, kind, viewer, out);
         if (v->plane_on_board >= 0)
             memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
         return;
@@ -382,53 +231,54 @@ void game_write_obs_for(const variant *v, const board_hdr *b, int kind, int view
         memcpy(out + (size_t)v->plane_on_board * n, v->g.on_board, (size_t)n);
 }
 
-void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out)
+void game_obs_snapshot(const variant *v, const board_hdr *b, rule_snapshot *s)
 {
-    if (v->plane_forbidden >= 0)
-        memcpy(out, renju_forbidden_c(v, b), sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
-    else if (v->plane_gomorpion >= 0) /* the legal plane */
-        memcpy(out, board_legal_c(v, b), sizeof(uint64_t) * BITS_WORDS(v->g.n_cells));
+    if (v->rules->snapshot)
+        v->rules->snapshot(v, b, s);
 }
 
-void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
-                              const uint64_t *rule_before, uint8_t *out)
+int game_update_obs(const variant *v, const board_hdr *b, int kind, int action, int prev_last,
+                    unsigned changes, int snapped, const rule_snapshot *s, uint8_t *out)
 {
+    if (rule_has(v, RULE_TRAIT_OWN_PLANES)) { /* the same in both kinds */
+        v->rules->update_planes(v, b, s, action, prev_last, out);
+        return 1;
+    }
+    if (kind != OBS_ABSOLUTE || !snapped || (changes & CHANGE_OBS_WIDE))
+        return 0;
     const int n = v->g.n_cells;
     const uint8_t *cells = board_cells_c(v, b);
-    out[(cells[cell] == CELL_BLACK ? 0 : n) + cell] = 1;
+    out[(cells[action] == CELL_BLACK ? 0 : n) + action] = 1;
     fill_plane(out + 2 * n, n, b->colour == COLOUR_BLACK);
     if (prev_last >= 0)
         out[3 * n + prev_last] = 0;
-    out[3 * n + cell] = 1;
-    if (v->plane_forbidden >= 0)
-        bits_to_bytes_changed(rule_before, renju_forbidden_c(v, b), BITS_WORDS(n),
-                              out + (size_t)v->plane_forbidden * n);
+    out[3 * n + action] = 1;
     if (v->plane_turn >= 0)
         fill_plane(plane(v, out, v->plane_turn), n, turn_value(b, OBS_ABSOLUTE));
-    if (v->plane_gomorpion >= 0)
-        bits_to_bytes_changed(rule_before, board_legal_c(v, b), BITS_WORDS(n),
-                              plane(v, out, v->plane_gomorpion + 9));
+    if (v->plane_rule >= 0 && v->rules->update_planes)
+        v->rules->update_planes(v, b, s, action, prev_last, out);
+    return 1;
 }
 
 void game_begin_step(const variant *v, board_hdr *b)
 {
-    int32_t *points = step_points(v, b);
+    int32_t *points = v->rules->step_points ? v->rules->step_points(v, b) : NULL;
     if (points)
         points[0] = points[1] = 0;
 }
 
 void game_start_episode(const variant *v, board_hdr *b)
 {
-    if (v->off_modlinseq) {
-        modlinseq_start(v, b, board_env_key(b), &b->env_ctr);
-        game_refresh_legal(v, b); /* the hands are dealt now */
+    if (v->rules->start_episode) {
+        v->rules->start_episode(v, b);
+        game_refresh_legal(v, b); /* what the family dealt may change it */
     }
 }
 
 void game_rewards(const variant *v, const board_hdr *b, float r[2])
 {
     r[0] = r[1] = 0.0f;
-    const int32_t *points = step_points(v, (board_hdr *)b);
+    const int32_t *points = v->rules->step_points ? v->rules->step_points(v, (board_hdr *)b) : NULL;
     if (v->p.reward_mode == REWARD_POINTS && points) {
         /* points as they are scored, by seat */
         r[0] = (float)points[0];
@@ -441,22 +291,26 @@ void game_rewards(const variant *v, const board_hdr *b, float r[2])
     }
 }
 
+void game_figures(const variant *v, const board_hdr *b, rule_figures *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (v->rules->figures)
+        v->rules->figures(v, b, out);
+}
+
 void game_scores(const variant *v, const board_hdr *b, int32_t scores[2], int32_t cast[2],
                  int32_t *casts)
 {
-    scores[0] = scores[1] = cast[0] = cast[1] = 0;
-    *casts = 0;
-    if (v->off_modlinseq) {
-        const modlinseq_state *ms = modlinseq_of_c(v, b);
-        scores[0] = ms->score[0];
-        scores[1] = ms->score[1];
+    rule_figures f;
+    game_figures(v, b, &f);
+    for (int s = 0; s < 2; s++) {
+        scores[s] = f.scores[s];
+        cast[s] = f.cast_points[s];
     }
-    if (v->off_gomorpion) {
-        const gomorpion_state *gs = gomorpion_of_c(v, b);
-        for (int s = 0; s < 2; s++) {
-            scores[s] = gs->score[s];
-            cast[s] = gs->cast_points[s];
-        }
-        *casts = gs->casts;
-    }
+    *casts = f.casts;
+}
+
+const uint64_t *game_forbidden(const variant *v, const board_hdr *b, int colour)
+{
+    return v->rules->forbidden ? v->rules->forbidden(v, b, colour) : NULL;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "game/rule_family.h"
 #include "game/variant.h"
 
 /* What an applied action changed, so outputs can be updated in place. */
@@ -80,17 +81,20 @@ void game_write_obs(const variant *v, const board_hdr *b, int kind, uint8_t *out
  * viewer's colour) and MODLINSEQ's hand planes are the viewer's, whoever is
  * to act (game_write_obs is the seat to act's view). */
 void game_write_obs_for(const variant *v, const board_hdr *b, int kind, int viewer, uint8_t *out);
-/* The bits behind the rule's own observation planes (renju forbidden
- * points), copied into out (at most 64 words); nothing for other rules. */
-void game_rule_bits(const variant *v, const board_hdr *b, uint64_t *out);
-/* In-place update of an absolute observation after a stone went on `cell`
- * (the previous last move was prev_last, the rule bits were rule_before). */
-void game_update_obs_absolute(const variant *v, const board_hdr *b, int cell, int prev_last,
-                              const uint64_t *rule_before, uint8_t *out);
+/* What the observation showed of the rule's planes, before a step. */
+void game_obs_snapshot(const variant *v, const board_hdr *b, rule_snapshot *s);
+/* In-place update of an observation of kind `kind` after `action` (the last
+ * move before it was prev_last; changes: what game_apply returned; snapped:
+ * s holds game_obs_snapshot from before the step). Returns 0 when the
+ * observation must be rewritten whole (game_write_obs). */
+int game_update_obs(const variant *v, const board_hdr *b, int kind, int action, int prev_last,
+                    unsigned changes, int snapped, const rule_snapshot *s, uint8_t *out);
+/* The cells where a stone of `colour` would be a foul (renju's black), as
+ * bits, or NULL when there are none to fear. */
+const uint64_t *game_forbidden(const variant *v, const board_hdr *b, int colour);
+/* The family's running figures (scores, casts, captures; zeros if none). */
+void game_figures(const variant *v, const board_hdr *b, rule_figures *out);
 
-/* What wins along a line under the parameters' rule, by colour (variant_init
- * keeps it in v->win). */
-void lines_win_rules(const variant_params *p, win_rule win[2]);
 /* Does a stone of `stone` (CELL_BLACK / CELL_WHITE) at p, already on the
  * board, win under the line rule? (Renju: black needs exactly five, white
  * five or more.) */
@@ -109,6 +113,15 @@ int lines_winning_cells(const variant *v, const board_hdr *b, uint8_t stone,
 int lines_five_stones(const variant *v, const board_hdr *b, uint8_t stone, int32_t *out, int max);
 /* The stone of `stone` now in cells[p] joins the line bit sets; does it win? */
 int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone);
+/* A stone of colour on empty cell a: cells, line bit sets, stone count, last
+ * move, and the end of the game if it wins (for the seat holding colour).
+ * Does not pass the turn. Returns whether it won. */
+int lines_put_stone(const variant *v, board_hdr *b, int a, int colour);
+
+/* The game ends, won by seat `winner` (-1: drawn). */
+void game_end(board_hdr *b, int winner);
+/* The seat holding a colour. */
+int game_holder(const board_hdr *b, int colour);
 
 /* Called after game_reset at the start of each episode: the rule's own
  * randomness (MODLINSEQ's bag), drawn from the episode's stream. */

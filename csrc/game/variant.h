@@ -14,14 +14,6 @@
 #include "game/win_rule.h"
 #include "geometry/geometry.h"
 
-enum rule_kind {
-    RULE_FREESTYLE = 0,
-    RULE_STANDARD = 1,
-    RULE_CARO = 2,
-    RULE_RENJU = 3,
-    RULE_GOMORPION = 4,
-    RULE_MODLINSEQ = 5
-};
 enum reward_mode { REWARD_OUTCOME = 0, REWARD_POINTS = 1 };
 enum forbidden_mode { FORBIDDEN_MASK = 0, FORBIDDEN_LOSE = 1 };
 enum caro_ends { CARO_OPEN = 0, CARO_NOT_BOTH_BLOCKED = 1, CARO_GOMOCUP = 2, CARO_GOMOCUP6 = 3 };
@@ -33,11 +25,16 @@ enum { CELL_EMPTY = 0, CELL_BLACK = 1, CELL_WHITE = 2, CELL_OFF = 3 };
 enum { COLOUR_BLACK = 0, COLOUR_WHITE = 1 };
 enum { STATUS_ONGOING = 0, STATUS_TERMINATED = 1, STATUS_TRUNCATED = 2 };
 
+/* Slots for the parameters rule families declare themselves (rule_family.h:
+ * params), numbered across every family by the registry (variants/). */
+#define VARIANT_FAMILY_PARAMS 16
+
 typedef struct variant_params {
     int geometry, height, width, order, edge;
     int rule, connect, caro_ends, forbidden, protocol, max_offers, max_steps;
     int neighbourhood, capture_threshold, reward_mode;
     int modulus, copies, hand_size;
+    int family[VARIANT_FAMILY_PARAMS];
 } variant_params;
 
 #define VARIANT_MAX_PLANES 128
@@ -45,14 +42,24 @@ typedef struct variant_params {
 /* MODLINSEQ's cell x value actions on the largest raster */
 #define VARIANT_MAX_ACTIONS (GEOM_MAX_CELLS * 36 + VARIANT_MAX_SPECIALS)
 
+struct rule_family;
+struct opening_row;
+
 typedef struct variant {
     variant_params p;
     geometry g;
-    int n_actions; /* cells of the raster, then special actions */
+    const struct rule_family *rules; /* the rule family's row (rule_family.h) */
+    int rule_flavour; /* which of the family\'s rules `rule` names (variants/registry.c) */
+    void *rule_data;  /* what the family's prepare built (tables), or NULL */
+    const struct opening_row *opening; /* the protocol's phases (opening_row.h), or NULL */
+    int n_actions;                     /* cells of the raster, then special actions */
     int n_special;
     int max_steps;
-    int n_planes[2];                     /* per obs_kind */
-    int plane_forbidden, plane_on_board; /* indices of optional planes, -1 if absent */
+    int first_stone_centre; /* the protocol puts the first stone on the centre */
+    int n_planes[2];        /* per obs_kind */
+    int plane_on_board;     /* index of the on_board plane, -1 if absent */
+    int plane_rule;         /* the family's first plane (rule_family.planes), -1 if none */
+    int n_rule_planes;
     /* protocol planes (-1 if absent): one-hot phases; the turn plane the kind
      * lacks (absolute: the seat to act holds black; mover: black places next);
      * the declared number as 4 binary planes; the offered cells */
@@ -65,22 +72,18 @@ typedef struct variant {
     int legal_words;
     size_t state_size; /* bytes of one board, a multiple of 8 */
     size_t off_cells, off_legal;
-    size_t off_lines;      /* line bit sets, [2][n_line_words] words */
-    int n_line_words;      /* g.n_lines where the rule runs on line bit sets, else 0 */
-    size_t off_renju;      /* renju: see renju.h; 0 for other rules */
-    size_t off_mls_fit;    /* modlinseq: the values each empty cell allows (modlinseq.h) */
-    size_t derived_end;    /* [off_lines, derived_end) follows from the cells alone */
-    size_t off_protocol;   /* soosorv / swap2: see protocol.h; 0 for others */
-    size_t off_gomorpion;  /* gomorpion: see gomorpion.h; 0 for other rules */
-    size_t off_modlinseq;  /* modlinseq: see modlinseq.h; 0 for other rules */
-    int plane_gomorpion;   /* first of gomorpion's ten planes (see variant.c), -1 if absent */
-    size_t off_cache;      /* caches that are not derived from the cells; state_size if none */
-    uint64_t *renju_star;  /* renju: cells within five of each cell along its lines */
-    struct mls_lines *mls; /* modlinseq: the lines as sequences of positions */
-    uint8_t *initial;      /* the state of a fresh game (keys zero) */
-    uint32_t fingerprint;  /* identifies the variant inside saved states */
-    win_rule win[2];       /* what wins along a line, by colour (win_rule.h) */
-    int win_shape[2];      /* win_rule_shape of each */
+    size_t off_lines;        /* line bit sets, [2][n_line_words] words */
+    int n_line_words;        /* g.n_lines where the rule runs on line bit sets, else 0 */
+    size_t off_rule_derived; /* the family's data derived from the cells */
+    size_t derived_end;      /* [off_lines, derived_end) follows from the cells alone */
+    size_t off_protocol;     /* soosorv / swap2: see opening.h; 0 for others */
+    size_t off_rule_own;     /* the family's own state (not derived); 0 if none */
+    size_t off_cache;        /* caches that are not derived from the cells; state_size if none */
+    uint8_t *initial;        /* the state of a fresh game (keys zero) */
+    uint32_t fingerprint;    /* identifies the variant inside saved states */
+    win_rule win[2];         /* what wins along a line, by colour (win_rule.h) */
+    int win_shape[2];        /* win_rule_shape of each */
+    int family_param_base;   /* the slot of the family's first own parameter */
 } variant;
 
 /* The fixed head of every board's state. */
@@ -110,12 +113,17 @@ void variant_params_default(variant_params *p);
  * wrong and what is allowed. */
 int variant_params_set(variant_params *p, const char *key, const char *value, char *err,
                        size_t errlen);
-/* Text form of every parameter, "key=value\n" lines, into buf. */
+/* Identifies a variant's parameters inside saved states (never 0). */
+uint32_t variant_params_fingerprint(const variant_params *p);
+/* Text form of every parameter that applies, "key=value\n" lines, into buf. */
 int variant_params_describe(const variant_params *p, char *buf, size_t len);
 /* The parameter table: name, choices (NULL-terminated, or NULL for an integer
- * in lo..hi). "size" is not in it: it sets height and width. */
+ * in lo..hi, or, with is_set, a set of integers in lo..hi written "2,3"),
+ * and the values of `rule` it applies to (comma-separated; NULL: every
+ * rule). "size" is not in it: it sets height and width. */
 int variant_param_count(void);
-int variant_param_info(int i, const char **name, const char *const **choices, int *lo, int *hi);
+int variant_param_info(int i, const char **name, const char *const **choices, int *lo, int *hi,
+                       int *is_set, const char **applies);
 /* Comma-separated parameter names. */
 const char *variant_param_names(void);
 /* The name of a geometry kind ("plane", "strip", ...). */
@@ -123,6 +131,12 @@ const char *variant_geometry_name(int kind);
 
 int variant_init(variant *v, const variant_params *p, char *err, size_t errlen);
 void variant_free(variant *v);
+
+/* The value of the family's own parameter k (its rule_family.params[k]). */
+static inline int variant_family_param(const variant *v, int k)
+{
+    return v->p.family[v->family_param_base + k];
+}
 
 static inline uint8_t *board_cells(const variant *v, board_hdr *b)
 {

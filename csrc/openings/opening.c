@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game/rule_family.h"
+
 /* The 26 canonical openings, black stone 3 at (bx, by) from the centre (x to
  * the right, y up) with white stone 2 at (0, 1) for the direct ones (D) and
  * at (1, 1) for the indirect ones (I). renju_26_openings.json lists them. */
@@ -79,20 +81,16 @@ size_t protocol_state_bytes(const variant *v)
     return sizeof(protocol_state) + 2 * sizeof(uint64_t) * BITS_WORDS(v->g.n_cells);
 }
 
-/* ---- dispatch ---- */
-
-void soosorv_legal(const variant *v, const board_hdr *b, uint64_t *legal);
-void soosorv_apply(const variant *v, board_hdr *b, int action);
 int soosorv_prepare(const variant *v, protocol_info *info, char *err, size_t errlen);
-void swap2_legal(const variant *v, const board_hdr *b, uint64_t *legal);
-void swap2_apply(const variant *v, board_hdr *b, int action);
 int swap2_prepare(const variant *v, protocol_info *info, char *err, size_t errlen);
 
-int protocol_prepare(const variant *v, protocol_info *info, char *err, size_t errlen)
+int protocol_prepare(variant *v, protocol_info *info, char *err, size_t errlen)
 {
     memset(info, 0, sizeof(*info));
     info->n_phases = 1;
     info->phases[0] = PHASE_PLAY;
+    v->opening = NULL;
+    v->first_stone_centre = v->p.protocol == PROTO_CENTER;
     if (v->p.protocol != PROTO_SOOSORV && v->p.protocol != PROTO_SWAP2)
         return 0;
     if (v->p.connect < 4) {
@@ -101,24 +99,48 @@ int protocol_prepare(const variant *v, protocol_info *info, char *err, size_t er
                  v->p.protocol == PROTO_SOOSORV ? "soosorv" : "swap2", v->p.connect);
         return -1;
     }
+    if (!v->rules->put_stone) {
+        snprintf(err, errlen, "rule '%s' takes no opening protocol with phases", v->rules->name);
+        return -1;
+    }
+    v->opening = v->p.protocol == PROTO_SOOSORV ? &opening_soosorv : &opening_swap2;
     return v->p.protocol == PROTO_SOOSORV ? soosorv_prepare(v, info, err, errlen)
                                           : swap2_prepare(v, info, err, errlen);
 }
 
-void protocol_legal(const variant *v, const board_hdr *b, uint64_t *legal)
+/* ---- what both protocols' rows share ---- */
+
+void protocol_clear(const variant *v, board_hdr *b)
 {
-    if (v->p.protocol == PROTO_SOOSORV)
-        soosorv_legal(v, b, legal);
-    else
-        swap2_legal(v, b, legal);
+    memset(protocol_of(v, b), 0, protocol_state_bytes(v));
+    protocol_of(v, b)->opening = -1;
 }
 
-void protocol_apply(const variant *v, board_hdr *b, int action)
+void protocol_write_planes(const variant *v, const board_hdr *b, uint8_t *declared,
+                           uint8_t *offered)
 {
-    if (v->p.protocol == PROTO_SOOSORV)
-        soosorv_apply(v, b, action);
-    else
-        swap2_apply(v, b, action);
+    const int n = v->g.n_cells;
+    const protocol_state *ps = protocol_of_c(v, b);
+    for (int k = 0; k < 4; k++)
+        memset(declared + (size_t)k * n, (ps->declared >> k) & 1u, (size_t)n);
+    bits_to_bytes(protocol_offered_c(v, b), n, offered);
+}
+
+int protocol_opening_code(const variant *v, const board_hdr *b)
+{
+    return protocol_of_c(v, b)->opening;
+}
+
+const char *protocol_check(const variant *v, const board_hdr *b)
+{
+    const protocol_state *ps = protocol_of_c(v, b);
+    int known = 0;
+    for (int k = 0; k < v->n_phases; k++)
+        known |= v->phases[k] == b->phase;
+    if (!known || ps->declared > v->p.max_offers || ps->offers > ps->declared || ps->opening < -1 ||
+        ps->opening > 25)
+        return "protocol fields out of range";
+    return NULL;
 }
 
 const char *protocol_illegal_reason(const variant *v, const board_hdr *b, int action)

@@ -9,20 +9,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game/opening_row.h"
 #include "game/variant.h"
 
 enum phase {
-    PHASE_PLAY = 0,
+    /* PHASE_PLAY = 0: normal play (game/opening_row.h) */
     /* soosorv */
-    SOOSORV_FIRST,   /* opener: black stone 1 on the centre */
-    SOOSORV_SECOND,  /* opener: white stone 2 in the central 3x3 */
-    SOOSORV_THIRD,   /* opener: black stone 3 in the central 5x5 */
-    SOOSORV_SWAP1,   /* the other seat: SWAP or NO_SWAP */
-    SOOSORV_FOURTH,  /* white's holder: stone 4 anywhere */
-    SOOSORV_DECLARE, /* white's holder: DECLARE_N */
-    SOOSORV_SWAP2,   /* black's holder: SWAP or NO_SWAP */
-    SOOSORV_OFFER,   /* black's holder: N fifth-move offers, one per step */
-    SOOSORV_PICK,    /* white's holder: one offer becomes black stone 5 */
+    SOOSORV_FIRST = 1, /* opener: black stone 1 on the centre */
+    SOOSORV_SECOND,    /* opener: white stone 2 in the central 3x3 */
+    SOOSORV_THIRD,     /* opener: black stone 3 in the central 5x5 */
+    SOOSORV_SWAP1,     /* the other seat: SWAP or NO_SWAP */
+    SOOSORV_FOURTH,    /* white's holder: stone 4 anywhere */
+    SOOSORV_DECLARE,   /* white's holder: DECLARE_N */
+    SOOSORV_SWAP2,     /* black's holder: SWAP or NO_SWAP */
+    SOOSORV_OFFER,     /* black's holder: N fifth-move offers, one per step */
+    SOOSORV_PICK,      /* white's holder: one offer becomes black stone 5 */
     /* swap2 */
     SWAP2_FIRST,   /* opener: black */
     SWAP2_SECOND,  /* opener: white */
@@ -77,16 +78,24 @@ static inline const uint64_t *protocol_offered_c(const variant *v, const board_h
     return (const uint64_t *)(protocol_of_c(v, b) + 1);
 }
 
-/* Check the variant and describe the protocol; -1 with a message. */
-int protocol_prepare(const variant *v, protocol_info *info, char *err, size_t errlen);
+/* Check the variant and describe the protocol; -1 with a message. Sets
+ * v->opening (NULL for a protocol without phases) and v->first_stone_centre. */
+int protocol_prepare(variant *v, protocol_info *info, char *err, size_t errlen);
 size_t protocol_state_bytes(const variant *v);
 
-/* The legal actions of the board's phase (not PHASE_PLAY) into legal. */
-void protocol_legal(const variant *v, const board_hdr *b, uint64_t *legal);
-/* Apply a legal action of the board's phase; sets phase, seat and colour. */
-void protocol_apply(const variant *v, board_hdr *b, int action);
-/* Why an action is not legal in the board's phase. */
+/* What both rows share (opening.c): the state reset, the declared and
+ * offered planes, the opening code, the state check, why an action is not
+ * legal in the board's phase. */
+void protocol_clear(const variant *v, board_hdr *b);
+void protocol_write_planes(const variant *v, const board_hdr *b, uint8_t *declared,
+                           uint8_t *offered);
+int protocol_opening_code(const variant *v, const board_hdr *b);
+const char *protocol_check(const variant *v, const board_hdr *b);
 const char *protocol_illegal_reason(const variant *v, const board_hdr *b, int action);
+
+/* The rows of the protocols with phases (game/opening_row.h). */
+extern const opening_row opening_soosorv;
+extern const opening_row opening_swap2;
 
 /* The canonical renju openings: 0..N_OPENINGS-1 (-1: none). */
 #define N_OPENINGS 26

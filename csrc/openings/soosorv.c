@@ -12,7 +12,6 @@
 
 #include "game/game.h"
 #include "openings/opening.h"
-#include "rules/renju.h"
 
 static inline uint64_t *excluded_of(const variant *v, board_hdr *b)
 {
@@ -52,7 +51,7 @@ static int near_centre(const geometry *g, int c, int r)
     return dr >= -r && dr <= r && dc >= -r && dc <= r;
 }
 
-void soosorv_legal(const variant *v, const board_hdr *b, uint64_t *legal)
+static void soosorv_legal(const variant *v, const board_hdr *b, uint64_t *legal)
 {
     const geometry *g = &v->g;
     const uint8_t *cells = board_cells_c(v, b);
@@ -84,7 +83,7 @@ void soosorv_legal(const variant *v, const board_hdr *b, uint64_t *legal)
         break;
     case SOOSORV_OFFER: {
         const uint64_t *excluded = excluded_of_c(v, b);
-        const uint64_t *forbidden = v->p.rule == RULE_RENJU ? renju_forbidden_c(v, b) : NULL;
+        const uint64_t *forbidden = game_forbidden(v, b, COLOUR_BLACK);
         for (int c = 0; c < n; c++)
             if (cells[c] == CELL_EMPTY && !bits_get(excluded, c) &&
                 !(forbidden && bits_get(forbidden, c)))
@@ -118,7 +117,7 @@ static int holder_of(const board_hdr *b, int colour)
     return colour == COLOUR_BLACK ? b->black_seat : b->black_seat ^ 1;
 }
 
-void soosorv_apply(const variant *v, board_hdr *b, int action)
+static void soosorv_apply(const variant *v, board_hdr *b, int action)
 {
     const geometry *g = &v->g;
     protocol_state *ps = protocol_of(v, b);
@@ -191,3 +190,15 @@ void soosorv_apply(const variant *v, board_hdr *b, int action)
         break;
     }
 }
+
+const opening_row opening_soosorv = {
+    .name = "soosorv",
+    .offer_planes = 1,
+    .clear = protocol_clear,
+    .legal = soosorv_legal,
+    .apply = soosorv_apply,
+    .illegal_reason = protocol_illegal_reason,
+    .write_planes = protocol_write_planes,
+    .opening_code = protocol_opening_code,
+    .check = protocol_check,
+};

@@ -7,7 +7,6 @@
 
 #include "game/game.h"
 #include "openings/opening.h"
-#include "rules/renju.h"
 
 int swap2_prepare(const variant *v, protocol_info *info, char *err, size_t errlen)
 {
@@ -24,7 +23,7 @@ int swap2_prepare(const variant *v, protocol_info *info, char *err, size_t errle
     return 0;
 }
 
-void swap2_legal(const variant *v, const board_hdr *b, uint64_t *legal)
+static void swap2_legal(const variant *v, const board_hdr *b, uint64_t *legal)
 {
     int n = v->g.n_cells;
     const uint8_t *cells = board_cells_c(v, b);
@@ -38,9 +37,7 @@ void swap2_legal(const variant *v, const board_hdr *b, uint64_t *legal)
         break;
     default: { /* a stone anywhere empty; renju's fouls bind black's stones */
         const uint64_t *forbidden =
-            v->p.rule == RULE_RENJU && v->p.forbidden == FORBIDDEN_MASK && b->colour == COLOUR_BLACK
-                ? renju_forbidden_c(v, b)
-                : NULL;
+            v->p.forbidden == FORBIDDEN_MASK ? game_forbidden(v, b, b->colour) : NULL;
         for (int c = 0; c < n; c++)
             if (cells[c] == CELL_EMPTY && !(forbidden && bits_get(forbidden, c)))
                 bits_set(legal, c);
@@ -57,7 +54,7 @@ static void start_play(board_hdr *b)
     b->seat = b->black_seat ^ 1;
 }
 
-void swap2_apply(const variant *v, board_hdr *b, int action)
+static void swap2_apply(const variant *v, board_hdr *b, int action)
 {
     int n = v->g.n_cells;
     switch (b->phase) {
@@ -93,3 +90,14 @@ void swap2_apply(const variant *v, board_hdr *b, int action)
     }
     }
 }
+
+const opening_row opening_swap2 = {
+    .name = "swap2",
+    .clear = protocol_clear,
+    .legal = swap2_legal,
+    .apply = swap2_apply,
+    .illegal_reason = protocol_illegal_reason,
+    .write_planes = protocol_write_planes,
+    .opening_code = protocol_opening_code,
+    .check = protocol_check,
+};

@@ -15,12 +15,10 @@
 
 #include "base/rng.h"
 #include "game/game.h"
+#include "game/rule_family.h"
 #include "geometry/lines.h"
 #include "openings/opening.h"
 #include "players/player.h"
-#include "rules/gomorpion.h"
-#include "rules/modlinseq.h"
-#include "rules/renju.h"
 
 /* Tiers: a win threat (open four, double four, four-three) beats a double
  * three beats a four beats an open three beats everything the sums say. */
@@ -38,7 +36,7 @@ enum { CLS_EMPTY = 0, CLS_MINE = 1, CLS_BLOCK = 2 };
 typedef struct board_view {
     const variant *v;
     const uint8_t *cells;
-    const uint8_t *status; /* gomorpion stone statuses, or NULL */
+    const uint64_t *inert; /* stones that no longer count (Gomorpion's captured), or NULL */
 } board_view;
 
 /* A cell as the patterns see it: empty, a stone that can join a run
@@ -48,7 +46,7 @@ typedef struct board_view {
 static uint8_t content(const board_view *bv, int c)
 {
     uint8_t x = bv->cells[c];
-    if (x != CELL_EMPTY && bv->status && (bv->status[c] & STONE_STATUS) == STONE_CAPTURED)
+    if (x != CELL_EMPTY && bv->inert && bits_get(bv->inert, c))
         return CELL_DEAD;
     return x;
 }
@@ -283,44 +281,29 @@ static int all_legal(const variant *v, const board_hdr *b, int32_t *cand, float 
     return n;
 }
 
-/* MODLINSEQ, greedily: each tile scored by the points END_TURN would make
- * after it; END_TURN by the points it makes now; PASS only when alone. */
-static int modlinseq_candidates(const variant *v, const board_hdr *b, policy_scratch *s,
-                                int32_t *cand, float *score, int max)
-{
-    int n = all_legal(v, b, cand, score, max);
-    const int tiles = v->g.n_cells * v->p.modulus;
-    for (int j = 0; j < n; j++) {
-        int a = cand[j];
-        if (a < tiles) {
-            memcpy(s->board, b, v->state_size);
-            modlinseq_apply(v, (board_hdr *)s->board, a);
-            score[j] = (float)modlinseq_turn_points(v, (const board_hdr *)s->board);
-        } else if (a - tiles == MODLINSEQ_END_TURN) {
-            /* a tile that adds nothing is kept for later: END_TURN wins ties */
-            score[j] = (float)modlinseq_turn_points(v, b) + 0.5f;
-        } else {
-            score[j] = -1.0f; /* PASS */
-        }
-    }
-    return n;
-}
-
 int heuristic_candidates(const variant *v, const board_hdr *b, policy_scratch *s, int32_t *cand,
                          float *score, int max)
 {
     if (b->phase != PHASE_PLAY)
         return all_legal(v, b, cand, score, max);
-    if (v->p.rule == RULE_MODLINSEQ)
-        return modlinseq_candidates(v, b, s, cand, score, max);
+    if (v->rules->greedy_scores) { /* a family with its own one-ply judgement */
+        int n = all_legal(v, b, cand, score, max);
+        v->rules->greedy_scores(v, b, s->board, cand, score, n);
+        return n;
+    }
 
-    board_view bv = {v, board_cells_c(v, b), v->off_gomorpion ? gomorpion_status_c(v, b) : NULL};
     const int mine = b->colour, words = BITS_WORDS(v->g.n_cells);
+    uint64_t inert[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
+    if (v->rules->inert_stones)
+        v->rules->inert_stones(v, b, inert);
+    board_view bv = {v, board_cells_c(v, b), v->rules->inert_stones ? inert : NULL};
     const uint8_t my_stone = (uint8_t)(mine + 1), their_stone = (uint8_t)(2 - mine);
-    /* renju, forbidden="lose": black keeps off its forbidden points */
+    /* renju, forbidden="lose": black keeps off its forbidden points (legal
+     * moves that lose at once) */
     uint64_t avoid[BITS_WORDS(GEOM_MAX_CELLS)] = {0};
-    if (v->p.rule == RULE_RENJU && mine == COLOUR_BLACK && v->p.forbidden == FORBIDDEN_LOSE)
-        memcpy(avoid, renju_forbidden_c(v, b), sizeof(uint64_t) * (size_t)words);
+    const uint64_t *fouls = game_forbidden(v, b, mine);
+    if (fouls && v->p.forbidden == FORBIDDEN_LOSE)
+        memcpy(avoid, fouls, sizeof(uint64_t) * (size_t)words);
 
     near_cells(v, b, s->near);
     int n = 0, n_wins = 0, n_blocks = 0;

@@ -390,7 +390,7 @@ static int threat_stands(solver *s, board_hdr *b, const int16_t threat[3], int16
     }
     /* caro: a stone past a five's end spoils it; renju: a black defender's
      * block may be a foul, and then the line would need another reply */
-    if (v->p.rule == RULE_CARO || (v->p.rule == RULE_RENJU && them == CELL_BLACK) ||
+    if (v->win[me - 1].ends != WIN_ENDS_ANY || game_forbidden(v, b, them - 1) ||
         b->steps + 2 >= v->max_steps)
         return 0;
     uint64_t theirs[CELL_WORDS];

@@ -2,25 +2,25 @@
  * threats.h. */
 #include "players/threats.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game/game.h"
+#include "game/rule_family.h"
 #include "geometry/lines.h"
-#include "rules/renju.h"
 
 const char *threat_refusal(const variant *v)
 {
-    switch (v->p.rule) {
-    case RULE_GOMORPION:
-        return "rule 'gomorpion' has no forced wins by threats: a five ends a cast and points "
-               "decide the game, so VCF and VCT are not defined for it";
-    case RULE_MODLINSEQ:
-        return "rule 'modlinseq' has no forced wins by threats: it scores arithmetic "
-               "progressions of tiles, so VCF and VCT are not defined for it";
-    default:
+    if (rule_has(v, RULE_TRAIT_LINES))
         return NULL;
-    }
+    static _Thread_local char why[200];
+    snprintf(why, sizeof(why),
+             "rule '%s' has no forced wins by threats: %s, so VCF and VCT are not defined for it",
+             v->rules->name,
+             rule_has(v, RULE_TRAIT_NO_COLOURS) ? "it scores arithmetic progressions of tiles"
+                                                : "a five ends a cast and points decide the game");
+    return why;
 }
 
 int threat_tables_init(threat_tables *t, const variant *v)
@@ -65,11 +65,17 @@ void threat_tables_free(threat_tables *t)
 void threat_allowed(const variant *v, const board_hdr *b, uint8_t stone, uint64_t *out)
 {
     const int words = BITS_WORDS(v->g.n_cells);
-    if (v->p.rule == RULE_RENJU) {
-        const uint64_t *empty = renju_empty_c(v, b), *forbidden = renju_forbidden_c(v, b);
+    if (rule_has(v, RULE_TRAIT_FOULS)) {
+        /* either colour's cells, whoever is to act: the empty ones (the legal
+         * set, with the fouls it leaves out for the colour to act), less the
+         * fouls of the colour asked about */
+        const uint64_t *legal = board_legal_c(v, b);
+        const uint64_t *to_act =
+            v->p.forbidden == FORBIDDEN_MASK ? game_forbidden(v, b, b->colour) : NULL;
+        const uint64_t *asked = game_forbidden(v, b, stone - 1);
         for (int w = 0; w < words; w++)
-            out[w] = empty[w] & (stone == CELL_BLACK ? ~forbidden[w] : ~0ULL);
-        if (v->p.protocol == PROTO_CENTER && b->n_stones == 0) { /* the first stone */
+            out[w] = (legal[w] | (to_act ? to_act[w] : 0)) & ~(asked ? asked[w] : 0);
+        if (v->first_stone_centre && b->n_stones == 0) { /* the first stone */
             memset(out, 0, sizeof(uint64_t) * (size_t)words);
             bits_set(out, v->g.centre);
         }

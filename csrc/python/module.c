@@ -11,12 +11,12 @@
 
 #include "env/batch.h"
 #include "game/game.h"
+#include "game/rule_family.h"
 #include "openings/opening.h"
 #include "players/player.h"
 #include "python/module.h"
-#include "rules/gomorpion.h"
-#include "rules/modlinseq.h"
 #include "rules/renju.h"
+#include "variants/registry.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -62,6 +62,7 @@ static const out_def out_defs[] = {
     OUT("scores", 4, "i", PER_SEATS, scores),
     OUT("cast_points", 4, "i", PER_SEATS, cast_points),
     OUT("casts", 4, "i", PER_ONE, casts),
+    OUT("captures", 4, "i", PER_SEATS, captures),
     OUT("agent_seat", 1, "b", PER_ONE, agent_seat),
     OUT("waiting", 1, "?B", PER_ONE, waiting),
     {"has_final", 1, "?B", 1, PER_ONE, offsetof(group, out.has_final)},
@@ -78,6 +79,7 @@ static const out_def out_defs[] = {
     FIN("final_scores", 4, "i", PER_SEATS, scores),
     FIN("final_cast_points", 4, "i", PER_SEATS, cast_points),
     FIN("final_casts", 4, "i", PER_ONE, casts),
+    FIN("final_captures", 4, "i", PER_SEATS, captures),
     FIN("final_agent_seat", 1, "b", PER_ONE, agent_seat),
 };
 #define N_OUTS ((int)(sizeof(out_defs) / sizeof(out_defs[0])))
@@ -304,6 +306,22 @@ static int check_board(BatchObject *self, int g, int i)
 
 /* ---- methods ---- */
 
+/* The names of a family's traits (rule_family.h), as a tuple. */
+static PyObject *trait_names(const rule_family *f)
+{
+    PyObject *list = PyList_New(0);
+    for (int k = 0; list && k < RULE_TRAITS; k++)
+        if (f->traits >> k & 1u) {
+            PyObject *name = PyUnicode_FromString(rule_trait_names[k]);
+            if (!name || PyList_Append(list, name))
+                Py_CLEAR(list);
+            Py_XDECREF(name);
+        }
+    PyObject *out = list ? PyList_AsTuple(list) : NULL;
+    Py_XDECREF(list);
+    return out;
+}
+
 static PyObject *Batch_group_info(BatchObject *self, PyObject *args)
 {
     int g;
@@ -333,13 +351,37 @@ static PyObject *Batch_group_info(BatchObject *self, PyObject *args)
     for (int k = 0; k < v->n_phases; k++)
         PyList_SET_ITEM(phases, k,
                         Py_BuildValue("(is)", v->phases[k], protocol_phase_name(v->phases[k])));
+    PyObject *traits = trait_names(v->rules);
+    if (!traits) {
+        Py_DECREF(specials);
+        Py_DECREF(phases);
+        Py_DECREF(planes);
+        return NULL;
+    }
+    int action_cells = v->n_actions - v->n_special;
+    /* the largest value of each plane: 1, or the family's counts */
+    PyObject *highs = PyTuple_New(v->n_planes[kind]);
+    for (int p = 0; highs && p < v->n_planes[kind]; p++) {
+        int rule_plane = v->plane_rule >= 0 && p >= v->plane_rule &&
+                         p < v->plane_rule + v->n_rule_planes && v->rules->plane_max;
+        PyTuple_SET_ITEM(highs, p, PyLong_FromLong(rule_plane ? v->rules->plane_max : 1));
+    }
+    if (!highs) {
+        Py_DECREF(traits);
+        Py_DECREF(specials);
+        Py_DECREF(phases);
+        Py_DECREF(planes);
+        return NULL;
+    }
     return Py_BuildValue(
-        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:s,s:y#,s:K,s:N,s:N}", "num_envs", gr->n,
-        "n_actions", v->n_actions, "n_special", v->n_special, "n_cells", v->g.n_cells, "height",
-        v->g.height, "width", v->g.width, "max_steps", v->max_steps, "state_size",
-        (int)v->state_size, "centre", v->g.centre, "n_axes", v->g.n_axes, "planes", planes,
-        "params", desc, "on_board", (const char *)v->g.on_board, (Py_ssize_t)v->g.n_cells,
-        "fingerprint", (unsigned long long)v->fingerprint, "specials", specials, "phases", phases);
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:s,s:y#,s:K,s:N,s:N,s:s,s:N,s:i,s:N}",
+        "num_envs", gr->n, "n_actions", v->n_actions, "n_special", v->n_special, "n_cells",
+        v->g.n_cells, "height", v->g.height, "width", v->g.width, "max_steps", v->max_steps,
+        "state_size", (int)v->state_size, "centre", v->g.centre, "n_axes", v->g.n_axes, "planes",
+        planes, "params", desc, "on_board", (const char *)v->g.on_board, (Py_ssize_t)v->g.n_cells,
+        "fingerprint", (unsigned long long)v->fingerprint, "specials", specials, "phases", phases,
+        "family", v->rules->name, "traits", traits, "action_cells", action_cells, "plane_high",
+        highs);
 }
 
 static PyObject *Batch_bind(BatchObject *self, PyObject *args)
@@ -697,7 +739,7 @@ static PyObject *Batch_segments(BatchObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "ii", &g, &i) || !check_board(self, g, i))
         return NULL;
     const group *gr = &self->b->groups[g];
-    if (!gr->v.off_modlinseq)
+    if (!gr->v.rules->segments)
         return PyErr_Format(PyExc_ValueError, "segments exist only in modlinseq");
     enum { MAX_SEGMENTS = 4096, MAX_SEGMENT_CELLS = 65536 };
     int16_t *cells = PyMem_Malloc(sizeof(int16_t) * MAX_SEGMENT_CELLS);
@@ -707,8 +749,8 @@ static PyObject *Batch_segments(BatchObject *self, PyObject *args)
         PyMem_Free(lengths);
         return PyErr_NoMemory();
     }
-    int n = modlinseq_segments(&gr->v, group_board(gr, i), cells, MAX_SEGMENT_CELLS, lengths,
-                               MAX_SEGMENTS);
+    int n = gr->v.rules->segments(&gr->v, group_board(gr, i), cells, MAX_SEGMENT_CELLS, lengths,
+                                  MAX_SEGMENTS);
     if (n > MAX_SEGMENTS)
         n = MAX_SEGMENTS;
     PyObject *out = PyList_New(n);
@@ -747,33 +789,19 @@ static PyObject *Batch_board(BatchObject *self, PyObject *args)
         stabilizer = ps->stabilizer;
         opening = ps->opening;
     }
-    /* gomorpion: statuses, and sieges (1/2 breakable by black/white, 3/4 solid) */
-    uint8_t status[GEOM_MAX_CELLS] = {0}, siege[GEOM_MAX_CELLS] = {0};
-    int32_t scores[2], cast[2], casts;
-    game_scores(v, h, scores, cast, &casts);
-    if (v->off_gomorpion) {
-        const uint64_t *solid = gomorpion_bits_c(v, h, GBITS_SOLID);
-        memcpy(status, gomorpion_status_c(v, h), (size_t)v->g.n_cells);
-        for (int c = 0; c < v->g.n_cells; c++)
-            for (int x = 0; x < 2; x++)
-                if (bits_get(gomorpion_bits_c(v, h, GBITS_SIEGED + x), c))
-                    siege[c] = (uint8_t)(1 + x + 2 * bits_get(solid, c));
-    }
+    /* the family's own: gomorpion's statuses and sieges, modlinseq's tiles,
+     * hands, the tiles left in the bag */
+    static _Thread_local rule_details d;
+    memset(&d, 0, sizeof(d));
+    if (v->rules->details)
+        v->rules->details(v, h, &d);
+    rule_figures f;
+    game_figures(v, h, &f);
     Py_ssize_t n = v->g.n_cells;
-    /* modlinseq: tile values + 1, both hands' counts, tiles left in the bag */
-    uint8_t tiles[GEOM_MAX_CELLS] = {0}, hands[72] = {0};
-    int bag_left = 0, turn_tiles = 0;
-    if (v->off_modlinseq) {
-        const modlinseq_state *ms = modlinseq_of_c(v, h);
-        memcpy(tiles, modlinseq_values_c(v, h), (size_t)n);
-        memcpy(hands, modlinseq_hand_c(v, h, 0), 2 * (size_t)v->p.modulus);
-        bag_left = modlinseq_bag_size(v) - ms->bag_pos;
-        turn_tiles = ms->turn_tiles;
-    }
     PyObject *extra =
-        Py_BuildValue("{s:y#,s:y#,s:i,s:i}", "tiles", (const char *)tiles, n, "hands",
-                      (const char *)hands, (Py_ssize_t)(v->off_modlinseq ? 2 * v->p.modulus : 0),
-                      "bag_left", bag_left, "turn_tiles", turn_tiles);
+        Py_BuildValue("{s:y#,s:y#,s:i,s:i,s:(ii)}", "tiles", (const char *)d.tiles, n, "hands",
+                      (const char *)d.hands, (Py_ssize_t)d.n_hands, "bag_left", d.bag_left,
+                      "turn_tiles", d.turn_tiles, "captures", f.captures[0], f.captures[1]);
     if (!extra)
         return NULL;
     PyObject *dict = Py_BuildValue(
@@ -784,8 +812,9 @@ static PyObject *Batch_board(BatchObject *self, PyObject *args)
         "last_move", h->last_move, "n_legal", h->n_legal, "episode", h->episode, "phase", h->phase,
         "phase_name", protocol_phase_name(h->phase), "declared", declared, "offers", offers,
         "stabilizer", stabilizer, "opening", opening, "offered", (const char *)offered, n,
-        "stone_status", (const char *)status, n, "siege", (const char *)siege, n, "scores",
-        scores[0], scores[1], "cast_points", cast[0], cast[1], "casts", casts);
+        "stone_status", (const char *)d.stone_status, n, "siege", (const char *)d.siege, n,
+        "scores", f.scores[0], f.scores[1], "cast_points", f.cast_points[0], f.cast_points[1],
+        "casts", f.casts);
     if (!dict || PyDict_Update(dict, extra)) {
         Py_XDECREF(dict);
         Py_DECREF(extra);
@@ -903,8 +932,9 @@ static PyObject *core_param_table(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a)
     for (int i = 0; list && i < n; i++) {
         const char *name;
         const char *const *choices;
-        int lo, hi;
-        variant_param_info(i, &name, &choices, &lo, &hi);
+        const char *applies;
+        int lo, hi, is_set;
+        variant_param_info(i, &name, &choices, &lo, &hi, &is_set, &applies);
         PyObject *ch;
         if (choices) {
             ch = PyList_New(0);
@@ -920,7 +950,9 @@ static PyObject *core_param_table(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a)
         } else {
             ch = Py_NewRef(Py_None);
         }
-        PyObject *row = ch ? Py_BuildValue("(sNii)", name, ch, lo, hi) : NULL;
+        PyObject *row =
+            ch ? Py_BuildValue("(sNiiNz)", name, ch, lo, hi, PyBool_FromLong(is_set), applies)
+               : NULL;
         if (!row) {
             Py_CLEAR(list);
             break;
@@ -928,6 +960,21 @@ static PyObject *core_param_table(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a)
         PyList_SET_ITEM(list, i, row);
     }
     return list;
+}
+
+/* Every value of the `rule` parameter: its family's name and traits. */
+static PyObject *core_rule_families(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
+{
+    PyObject *out = PyDict_New();
+    for (int i = 0; out && i < registry_rule_count(); i++) {
+        const rule_entry *e = registry_rule(i);
+        PyObject *traits = trait_names(e->family);
+        PyObject *row = traits ? Py_BuildValue("(sN)", e->family->name, traits) : NULL;
+        if (!row || PyDict_SetItemString(out, e->name, row))
+            Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return out;
 }
 
 /* Black's forbidden points of a renju position given as cell codes. */
@@ -939,7 +986,8 @@ static PyObject *core_renju_forbidden(PyObject *Py_UNUSED(m), PyObject *args)
         return NULL;
     variant_params p;
     variant_params_default(&p);
-    p.rule = RULE_RENJU;
+    char why[256];
+    variant_params_set(&p, "rule", "renju", why, sizeof(why));
     p.height = height;
     p.width = width;
     variant v;
@@ -1012,6 +1060,8 @@ static PyObject *core_max_threads(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a)
 static PyMethodDef core_methods[] = {
     {"resolve", core_resolve, METH_O,
      "Validate variant parameters; 'key=value' lines of every parameter."},
+    {"rule_families", core_rule_families, METH_NOARGS,
+     "Every value of the rule parameter: (its family's name, its traits)."},
     {"param_table", core_param_table, METH_NOARGS,
      "[(name, choices or None, lo, hi)] for every variant parameter."},
     {"renju_forbidden", core_renju_forbidden, METH_VARARGS,

@@ -4,7 +4,7 @@
  * its own colour's siege. A five of non-captured stones ends a cast; its
  * resolution captures stones for seats, and points decide the game.
  *
- * Per-board state at variant.off_gomorpion: the header below, then
+ * Per-board state at variant.off_rule_own: the header below, then
  * status[n_cells] (padded to 8 bytes), then bit sets of cells: empty,
  * sieged by black, sieged by white, solid. The line bit sets (lines.h) hold
  * the non-captured stones only, so runs never count a captured stone. */
@@ -29,11 +29,11 @@ typedef struct gomorpion_state {
 
 static inline gomorpion_state *gomorpion_of(const variant *v, board_hdr *b)
 {
-    return (gomorpion_state *)((uint8_t *)b + v->off_gomorpion);
+    return (gomorpion_state *)((uint8_t *)b + v->off_rule_own);
 }
 static inline const gomorpion_state *gomorpion_of_c(const variant *v, const board_hdr *b)
 {
-    return (const gomorpion_state *)((const uint8_t *)b + v->off_gomorpion);
+    return (const gomorpion_state *)((const uint8_t *)b + v->off_rule_own);
 }
 static inline uint8_t *gomorpion_status(const variant *v, board_hdr *b)
 {

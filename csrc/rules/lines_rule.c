@@ -1,176 +1,85 @@
-/* Line rules of SPEC section 3: freestyle (run >= k), standard (run == k),
- * caro (run == k with conditions on the run's two end cells, four
- * conventions). A move wins if any axis through it wins. */
+/* The line rules of SPEC section 3 as one family: freestyle (run >= k),
+ * standard (run == k), caro (run == k with conditions on the run's two end
+ * cells, four conventions). What wins is the variant's win descriptor; the
+ * runs are counted by the shared line machinery (game/lines_win.c). */
+#include "rules/lines_rule.h"
+
+#include <string.h>
+
 #include "game/game.h"
-#include "geometry/lines.h"
-#include "openings/opening.h"
-#include "rules/gomorpion.h"
 
-void lines_win_rules(const variant_params *p, win_rule win[2])
+static int lines_prepare(variant *v, char *err, size_t errlen)
 {
+    (void)err;
+    (void)errlen;
+    static const int caro_ends[] = {[CARO_OPEN] = WIN_ENDS_BOTH_EMPTY,
+                                    [CARO_NOT_BOTH_BLOCKED] = WIN_ENDS_NOT_BOTH_BLOCKED,
+                                    [CARO_GOMOCUP] = WIN_ENDS_NOT_BOTH_OPPONENT,
+                                    [CARO_GOMOCUP6] = WIN_ENDS_NOT_BOTH_OPPONENT};
     for (int c = 0; c < 2; c++) {
-        win_rule *w = &win[c];
-        w->connect = p->rule == RULE_MODLINSEQ ? 0 : p->connect;
+        win_rule *w = &v->win[c];
+        w->connect = v->p.connect;
         w->ends = WIN_ENDS_ANY;
-        switch (p->rule) {
-        case RULE_STANDARD:
+        w->overline = 1; /* freestyle */
+        if (v->rule_flavour == LINES_STANDARD) {
             w->overline = 0;
-            break;
-        case RULE_RENJU: /* black: exactly five; white: five or more */
-            w->overline = c == COLOUR_WHITE;
-            break;
-        case RULE_CARO: {
-            static const int ends[] = {[CARO_OPEN] = WIN_ENDS_BOTH_EMPTY,
-                                       [CARO_NOT_BOTH_BLOCKED] = WIN_ENDS_NOT_BOTH_BLOCKED,
-                                       [CARO_GOMOCUP] = WIN_ENDS_NOT_BOTH_OPPONENT,
-                                       [CARO_GOMOCUP6] = WIN_ENDS_NOT_BOTH_OPPONENT};
-            w->ends = ends[p->caro_ends];
-            w->overline = p->caro_ends == CARO_GOMOCUP6;
-            break;
+        } else if (v->rule_flavour == LINES_CARO) {
+            w->ends = caro_ends[v->p.caro_ends];
+            w->overline = v->p.caro_ends == CARO_GOMOCUP6;
         }
-        default: /* freestyle; a gomorpion run of connect or more ends a cast */
-            w->overline = 1;
-        }
-    }
-}
-
-int lines_wins(const variant *v, const board_hdr *b, int p, uint8_t stone)
-{
-    const geometry *g = &v->g;
-    const uint8_t *cells = board_cells_c(v, b);
-    line_bits bits = board_line_bits_c(v, b, stone - 1);
-    const win_rule *w = &v->win[stone - 1];
-    /* "k or more" needs to know a run reaches k; the others whether it exceeds k */
-    int cap = v->win_shape[stone - 1] == WIN_SHAPE_AT_LEAST ? w->connect : w->connect + 1, ends[2];
-    for (int a = 0; a < g->n_axes; a++) {
-        int len = line_run(g, cells, bits, p, a, stone, cap, ends);
-        if (win_rule_run_wins(w, cells, len, ends, stone))
-            return 1;
     }
     return 0;
 }
 
-/* Add the stone to each axis's word and count its run from the value in hand:
- * one load and one store per axis. `shape` is a constant at each call site,
- * so the compiler makes one loop per shape of the win rule. */
-static inline int place_bits(const variant *v, uint32_t *bits, const uint8_t *cells, int p,
-                             uint8_t stone, int shape)
+void lines_legal_empty(const variant *v, const board_hdr *b, uint64_t *legal)
 {
-    const geometry *g = &v->g;
-    const uint16_t *line_of = g->line_of + p * g->n_axes;
-    const int n_axes = g->n_axes;
-    const win_rule w = v->win[stone - 1];
-    int win = 0, ends[2];
-    for (int a = 0; a < n_axes; a++) {
-        unsigned lp = line_of[a];
-        uint32_t m = bits[lp / LINE_BITS] | (1u << (lp % LINE_BITS));
-        bits[lp / LINE_BITS] = m;
-        win |=
-            win_rule_run_wins_shaped(&w, shape, cells, line_run_word(g, lp, m, ends), ends, stone);
-    }
-    return win;
-}
-
-int lines_place(const variant *v, board_hdr *b, int p, uint8_t stone)
-{
-    uint32_t *bits = board_line_bits(v, b, stone - 1);
-    if (!bits)
-        return lines_wins(v, b, p, stone);
     const uint8_t *cells = board_cells_c(v, b);
-    switch (v->win_shape[stone - 1]) {
-    case WIN_SHAPE_AT_LEAST:
-        return place_bits(v, bits, cells, p, stone, WIN_SHAPE_AT_LEAST);
-    case WIN_SHAPE_EXACT:
-        return place_bits(v, bits, cells, p, stone, WIN_SHAPE_EXACT);
-    default:
-        return place_bits(v, bits, cells, p, stone, WIN_SHAPE_ENDS);
-    }
+    for (int c = 0; c < v->g.n_cells; c++)
+        if (cells[c] == CELL_EMPTY)
+            bits_set(legal, c);
 }
 
-/* Winning moves found through the line bit sets: only a line holding k - 1
- * of the mover's stones can be completed, and a move wins along the line it
- * completes, so the few such lines are searched instead of every cell.
- * Returns -1 when the board has no bit sets (or too many cells). */
-#define WIN_SCAN_WORDS 64
-static int winning_cells_by_lines(const variant *v, const board_hdr *b, uint8_t stone,
-                                  const uint64_t *allowed, int32_t *out, int max)
+unsigned lines_pass_turn(const variant *v, board_hdr *b, int a, int wide)
 {
-    const geometry *g = &v->g;
-    line_bits mine = board_line_bits_c(v, b, stone - 1),
-              theirs = board_line_bits_c(v, b, 2 - stone);
-    if (!mine || !theirs || BITS_WORDS(g->n_cells) > WIN_SCAN_WORDS)
-        return -1;
-    const uint8_t *cells = board_cells_c(v, b);
-    const win_rule *w = &v->win[stone - 1];
-    const int k = w->connect;
-    uint64_t found[WIN_SCAN_WORDS] = {0};
-    for (int line = 0; line < g->n_lines; line++) {
-        const uint32_t m = mine[line];
-        if (__builtin_popcount(m) < k - 1)
-            continue;
-        const unsigned len = g->line_len[line];
-        const uint32_t full = len == 32 ? UINT32_MAX : (1u << len) - 1;
-        for (uint32_t empty = ~(m | theirs[line]) & full; empty; empty &= empty - 1) {
-            const unsigned pos = (unsigned)__builtin_ctz(empty);
-            const int c = g->line_cells[line * LINE_BITS + pos];
-            if (!((allowed[c / 64] >> (c % 64)) & 1))
-                continue;
-            int ends[2];
-            int run = line_run_word(g, (unsigned)line * LINE_BITS + pos, m | (1u << pos), ends);
-            if (win_rule_run_wins(w, cells, run, ends, stone))
-                found[c / 64] |= 1ull << (c % 64);
-        }
-    }
-    int n = 0; /* in cell order, as the scan below gives them */
-    for (int w = 0; w < BITS_WORDS(g->n_cells) && n < max; w++)
-        for (uint64_t x = found[w]; x && n < max; x &= x - 1)
-            out[n++] = w * 64 + __builtin_ctzll(x);
-    return n;
+    b->colour ^= 1;
+    b->seat ^= 1;
+    if (wide)
+        return CHANGE_MASK_WIDE;
+    bits_clear(board_legal(v, b), a);
+    b->n_legal--;
+    return 0;
 }
 
-int lines_winning_cells(const variant *v, const board_hdr *b, uint8_t stone,
-                        const uint64_t *allowed, int32_t *out, int max)
+static unsigned lines_apply(const variant *v, board_hdr *b, int a)
 {
-    const geometry *g = &v->g;
-    int n = winning_cells_by_lines(v, b, stone, allowed, out, max);
-    if (n >= 0)
-        return n;
-    const uint8_t *cells = board_cells_c(v, b);
-    n = 0;
-    for (int w = 0; w < BITS_WORDS(g->n_cells) && n < max; w++)
-        for (uint64_t x = allowed[w]; x && n < max; x &= x - 1) {
-            int c = w * 64 + __builtin_ctzll(x), near = 0;
-            /* a winning cell touches a stone of the mover along some line */
-            for (int od = 0; od < g->n_od && !near; od++) {
-                int d = od, nb = geom_step(g, c, &d);
-                near = nb != GEOM_NONE && cells[nb] == stone;
-            }
-            if (near && lines_wins(v, b, c, stone))
-                out[n++] = c;
-        }
-    return n;
+    lines_put_stone(v, b, a, b->colour);
+    return lines_pass_turn(v, b, a, 0);
 }
 
-int lines_winning_moves(const variant *v, const board_hdr *b, int32_t *out, int max)
+static int lines_put(const variant *v, board_hdr *b, int a, int colour)
 {
-    if (b->phase != PHASE_PLAY || b->status != STATUS_ONGOING || v->p.rule == RULE_MODLINSEQ ||
-        v->p.rule == RULE_GOMORPION)
-        return 0;
-    return lines_winning_cells(v, b, (uint8_t)(b->colour + 1), board_legal_c(v, b), out, max);
+    lines_put_stone(v, b, a, colour);
+    return 0;
 }
 
-int lines_five_stones(const variant *v, const board_hdr *b, uint8_t stone, int32_t *out, int max)
+static void lines_derive(const variant *v, board_hdr *b)
 {
-    /* gomorpion's line bit sets leave captured stones out (they never count
-     * toward a five); without bit sets a run would count them, so no answer */
-    if (v->p.rule == RULE_MODLINSEQ || (v->p.rule == RULE_GOMORPION && !v->n_line_words))
-        return 0;
-    const uint8_t *cells = board_cells_c(v, b);
-    const uint8_t *status = v->p.rule == RULE_GOMORPION ? gomorpion_status_c(v, b) : NULL;
-    int n = 0;
-    for (int c = 0; c < v->g.n_cells && n < max; c++)
-        if (cells[c] == stone && !(status && (status[c] & STONE_STATUS) == STONE_CAPTURED) &&
-            lines_wins(v, b, c, stone))
-            out[n++] = c;
-    return n;
+    (void)v;
+    (void)b;
 }
+
+static void lines_actions(const variant *v, rule_actions *out)
+{
+    out->action_cells = v->g.n_cells;
+}
+
+const rule_family rule_family_lines = {
+    .name = "lines",
+    .traits = RULE_TRAIT_LINES,
+    .prepare = lines_prepare,
+    .actions = lines_actions,
+    .derive = lines_derive,
+    .legal = lines_legal_empty,
+    .apply = lines_apply,
+    .put_stone = lines_put,
+};

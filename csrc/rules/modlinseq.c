@@ -40,8 +40,8 @@ int modlinseq_prepare(const variant *v, char *err, size_t errlen)
                  modlinseq_bag_size(v));
         return -1;
     }
-    ((variant *)v)->mls = mls_build(&v->g, err, errlen);
-    return v->mls ? 0 : -1;
+    ((variant *)v)->rule_data = mls_build(&v->g, err, errlen);
+    return v->rule_data ? 0 : -1;
 }
 
 size_t modlinseq_state_bytes(const variant *v)
@@ -97,11 +97,11 @@ static int is_progression(const int8_t *seq, int n, int loop, int m, int x)
 static uint64_t run_fits(const variant *v, const uint8_t *values, int p, int e)
 {
     int m = v->p.modulus;
-    mls_run r = mls_run_at(v->mls, values, p, e);
+    mls_run r = mls_run_at(modlinseq_lines_of(v), values, p, e);
     if (r.n < 2 || (r.n == 2 && !r.loop)) /* two cells: any step */
         return all_values(m);
     int8_t seq[MLS_MAX_RUN];
-    mls_run_values(v->mls, values, r, e, seq);
+    mls_run_values(modlinseq_lines_of(v), values, r, e, seq);
     /* two tiles side by side give the step, and then x: one candidate */
     for (int k = 0; k + 1 < r.n + r.loop; k++) {
         int next = k + 1 < r.n ? k + 1 : 0;
@@ -123,7 +123,7 @@ static uint64_t run_fits(const variant *v, const uint8_t *values, int p, int e)
 /* The values empty cell e allows: every segment through it a progression. */
 static uint64_t cell_fits(const variant *v, const uint8_t *values, int e)
 {
-    const int32_t *visits = v->mls->visits + (size_t)e * GEOM_MAX_AXES;
+    const int32_t *visits = modlinseq_lines_of(v)->visits + (size_t)e * GEOM_MAX_AXES;
     uint64_t fits = all_values(v->p.modulus);
     for (int k = 0; k < GEOM_MAX_AXES && visits[k] >= 0 && fits; k++)
         fits &= run_fits(v, values, visits[k], e);
@@ -163,7 +163,7 @@ void modlinseq_derive(const variant *v, board_hdr *b)
  * AND with the old factor replaced. */
 static void after_tile(const variant *v, board_hdr *b, int c)
 {
-    const mls_lines *L = v->mls;
+    const mls_lines *L = modlinseq_lines_of(v);
     const uint8_t *values = modlinseq_values_c(v, b);
     uint64_t *fit = modlinseq_fit(v, b), *frontier = modlinseq_frontier(v, b);
     fit[c] = 0;
@@ -194,7 +194,7 @@ static void after_tile(const variant *v, board_hdr *b, int c)
 /* Does run r (with cell `also` filled) hold every tile placed this turn? */
 static int holds_turn(const variant *v, const board_hdr *b, mls_run r)
 {
-    const mls_lines *L = v->mls;
+    const mls_lines *L = modlinseq_lines_of(v);
     const uint64_t *placed = modlinseq_placed_c(v, b);
     uint64_t run[BITS_WORDS(GEOM_MAX_CELLS)];
     int words = BITS_WORDS(v->g.n_cells), holds = 1;
@@ -213,7 +213,7 @@ static int holds_turn(const variant *v, const board_hdr *b, mls_run r)
  * of the turn). Returns the number of candidates now. */
 static int turn_ends(const variant *v, const board_hdr *b, uint64_t *where)
 {
-    const mls_lines *L = v->mls;
+    const mls_lines *L = modlinseq_lines_of(v);
     const modlinseq_state *ms = modlinseq_of_c(v, b);
     const uint8_t *values = modlinseq_values_c(v, b);
     const int32_t *visits = L->visits + (size_t)ms->turn_first * GEOM_MAX_AXES;
@@ -316,7 +316,7 @@ int modlinseq_legal(const variant *v, const board_hdr *b, uint64_t *legal)
 
 int modlinseq_turn_points(const variant *v, const board_hdr *b)
 {
-    const mls_lines *L = v->mls;
+    const mls_lines *L = modlinseq_lines_of(v);
     const uint8_t *values = modlinseq_values_c(v, b);
     const uint64_t *placed = modlinseq_placed_c(v, b);
     int32_t seen[12 * GEOM_MAX_AXES];
@@ -397,7 +397,7 @@ void modlinseq_apply(const variant *v, board_hdr *b, int action)
 static int each_segment(const variant *v, const uint8_t *values,
                         int (*fn)(const variant *, const uint8_t *, mls_run, void *), void *ctx)
 {
-    const mls_lines *L = v->mls;
+    const mls_lines *L = modlinseq_lines_of(v);
     int count = 0;
     for (int line = 0; line < L->n_lines; line++) {
         int len = mls_len(L, line), i = 0;
@@ -443,7 +443,8 @@ static int copy_segment(const variant *v, const uint8_t *values, mls_run r, void
     (void)values;
     if (o->count < o->max && o->used + r.n <= o->max_cells) {
         for (int k = 0; k < r.n; k++)
-            o->cells[o->used + k] = v->mls->cell[mls_at(v->mls, r.line, r.lo, k)];
+            o->cells[o->used + k] =
+                modlinseq_lines_of(v)->cell[mls_at(modlinseq_lines_of(v), r.line, r.lo, k)];
         o->lengths[o->count] = r.n;
         o->used += r.n;
     }
@@ -462,7 +463,7 @@ static int breaks_progression(const variant *v, const uint8_t *values, mls_run r
 {
     int8_t seq[MLS_MAX_RUN];
     (void)ctx;
-    mls_run_values(v->mls, values, r, -1, seq);
+    mls_run_values(modlinseq_lines_of(v), values, r, -1, seq);
     return !is_progression(seq, r.n, r.loop, v->p.modulus, 0);
 }
 

@@ -4,11 +4,11 @@
  * Actions: cell * M + value places a tile from the hand; then END_TURN, or
  * PASS instead of any tile. cells[] holds CELL_BLACK where a tile lies (so
  * the common code sees occupied cells); the values are here. Per-board state
- * at variant.off_modlinseq: the header below, then values[n_cells] (value + 1,
+ * at variant.off_rule_own: the header below, then values[n_cells] (value + 1,
  * 0 empty), hands[2][M] (counts), bag[M * copies] (the shuffled tiles, drawn
  * from bag_pos on), placed[cell words] (this turn's tiles).
  *
- * Derived from the tiles (at variant.off_mls_fit, checked like the other
+ * Derived from the tiles (at variant.off_rule_derived, checked like the other
  * derived data): fit[n_cells], the values (bits) each empty cell allows, 0 on
  * tiles and off the board; then frontier[cell words], the empty cells next
  * to a tile. A tile changes the fit of the empty cells just past the ends of
@@ -40,11 +40,11 @@ typedef struct modlinseq_state {
 
 static inline modlinseq_state *modlinseq_of(const variant *v, board_hdr *b)
 {
-    return (modlinseq_state *)((uint8_t *)b + v->off_modlinseq);
+    return (modlinseq_state *)((uint8_t *)b + v->off_rule_own);
 }
 static inline const modlinseq_state *modlinseq_of_c(const variant *v, const board_hdr *b)
 {
-    return (const modlinseq_state *)((const uint8_t *)b + v->off_modlinseq);
+    return (const modlinseq_state *)((const uint8_t *)b + v->off_rule_own);
 }
 static inline uint8_t *modlinseq_values(const variant *v, board_hdr *b)
 {
@@ -78,7 +78,7 @@ static inline const uint64_t *modlinseq_placed_c(const variant *v, const board_h
 
 static inline uint64_t *modlinseq_fit(const variant *v, board_hdr *b)
 {
-    return (uint64_t *)((uint8_t *)b + v->off_mls_fit);
+    return (uint64_t *)((uint8_t *)b + v->off_rule_derived);
 }
 static inline const uint64_t *modlinseq_fit_c(const variant *v, const board_hdr *b)
 {
@@ -91,6 +91,12 @@ static inline uint64_t *modlinseq_frontier(const variant *v, board_hdr *b)
 static inline const uint64_t *modlinseq_frontier_c(const variant *v, const board_hdr *b)
 {
     return modlinseq_frontier(v, (board_hdr *)b);
+}
+
+/* The lines as sequences of positions (modlinseq_prepare builds them). */
+static inline const mls_lines *modlinseq_lines_of(const variant *v)
+{
+    return (const mls_lines *)v->rule_data;
 }
 
 static inline int modlinseq_bag_size(const variant *v)

@@ -238,7 +238,7 @@ static int status_in(const variant *v, const view *w, int p, uint64_t *deps)
     const geometry *g = &v->g;
     uint16_t entry[4];
     if (deps) {
-        const uint64_t *star = v->renju_star + (size_t)p * BITS_WORDS(g->n_cells);
+        const uint64_t *star = (const uint64_t *)v->rule_data + (size_t)p * BITS_WORDS(g->n_cells);
         for (int k = 0; k < BITS_WORDS(g->n_cells); k++)
             deps[k] |= star[k];
     }
@@ -287,7 +287,7 @@ int renju_status(const variant *v, uint8_t *cells, int p)
 
 /* ---- per-board bookkeeping ---- */
 
-/* Layout after off_renju: forbidden bits, empty bits, recursion bits, codes;
+/* Layout after off_rule_derived: forbidden bits, empty bits, recursion bits, codes;
  * then, at off_cache, the cache of recursive checks. */
 static inline uint64_t *recursion_bits(const variant *v, board_hdr *b)
 {
@@ -372,13 +372,14 @@ int renju_prepare(variant *v, char *err, size_t errlen)
         }
     /* star[x]: the cells within five of x along its lines, x included */
     int words = BITS_WORDS(g->n_cells);
-    v->renju_star = calloc((size_t)g->n_cells * (size_t)words, sizeof(uint64_t));
-    if (!v->renju_star) {
+    uint64_t *stars = calloc((size_t)g->n_cells * (size_t)words, sizeof(uint64_t));
+    v->rule_data = stars;
+    if (!stars) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     for (int x = 0; x < g->n_cells; x++) {
-        uint64_t *star = v->renju_star + (size_t)x * (size_t)words;
+        uint64_t *star = stars + (size_t)x * (size_t)words;
         bits_set(star, x);
         for (int od = 0; od < g->n_od; od++)
             for (int i = 0; i < WINDOW; i++)

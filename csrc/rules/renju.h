@@ -29,7 +29,7 @@ enum renju_status {
 /* Check the geometry (-1 with a message if renju cannot be played on it)
  * and build the variant's renju tables. */
 int renju_prepare(variant *v, char *err, size_t errlen);
-/* Bytes of renju state derived from the cells, at off_renju. */
+/* Bytes of renju state derived from the cells, at off_rule_derived. */
 size_t renju_state_bytes(const variant *v);
 /* Bytes of the cache of recursive checks, at off_cache (not derived from
  * the cells alone: forgotten when a state is installed). */
@@ -39,11 +39,11 @@ void renju_forget_cache(const variant *v, board_hdr *b);
 /* The forbidden set of a board (cells as bits). */
 static inline uint64_t *renju_forbidden(const variant *v, board_hdr *b)
 {
-    return (uint64_t *)((uint8_t *)b + v->off_renju);
+    return (uint64_t *)((uint8_t *)b + v->off_rule_derived);
 }
 static inline const uint64_t *renju_forbidden_c(const variant *v, const board_hdr *b)
 {
-    return (const uint64_t *)((const uint8_t *)b + v->off_renju);
+    return (const uint64_t *)((const uint8_t *)b + v->off_rule_derived);
 }
 
 /* The empty cells of a board (as bits): what legal sets start from. */

@@ -127,6 +127,7 @@ static void alloc_outputs(group_outputs *o, const group *g, int n, int obs_kind)
     o->scores = alloc_out(2 * sizeof(int32_t) * (size_t)n);
     o->cast_points = alloc_out(2 * sizeof(int32_t) * (size_t)n);
     o->casts = alloc_out(sizeof(int32_t) * (size_t)n);
+    o->captures = alloc_out(2 * sizeof(int32_t) * (size_t)n);
     o->agent_seat = alloc_out((size_t)n);
     o->waiting = alloc_out((size_t)n);
 }
@@ -314,8 +315,8 @@ static void cmd_random(char *args)
             const board_hdr *bh = group_board(g, (int)i);
             const char *why = batch_check_state(g, (const uint8_t *)bh, g->v.state_size);
             why = why ? why : agent_to_act(g, (int)i);
-            /* MODLINSEQ's planes are kept step by step: they must be a rewrite's */
-            if (!why && g->v.off_modlinseq) {
+            /* the planes are kept step by step: they must be a rewrite's */
+            if (!why) {
                 game_write_obs(&g->v, bh, B->obs_kind, fresh);
                 if (memcmp(fresh, o->obs + i * row, row))
                     why = "the kept observation differs from a rewrite";
@@ -657,8 +658,8 @@ static void cmd_corrupt_derived(char *args)
     const group *g = &B->groups[0];
     const variant *v = &g->v;
     int board = atoi(args), accepted = flips_accepted(g, board, v->off_lines, v->derived_end);
-    if (v->off_modlinseq) {
-        size_t ms = v->off_modlinseq, turn_tiles = ms + offsetof(modlinseq_state, turn_tiles);
+    if (rule_has(v, RULE_TRAIT_TILES)) {
+        size_t ms = v->off_rule_own, turn_tiles = ms + offsetof(modlinseq_state, turn_tiles);
         size_t placed = (size_t)((uint8_t *)modlinseq_placed(v, group_board(g, board)) -
                                  (uint8_t *)group_board(g, board));
         accepted += flips_accepted(g, board, turn_tiles, turn_tiles + 1);

@@ -98,6 +98,7 @@ static inline void fuzz_outputs_alloc(group_outputs *o, const group *g, size_t n
     o->scores = calloc(2 * nb, sizeof(int32_t));
     o->cast_points = calloc(2 * nb, sizeof(int32_t));
     o->casts = calloc(nb, sizeof(int32_t));
+    o->captures = calloc(2 * nb, sizeof(int32_t));
     o->agent_seat = calloc(nb, 1);
     o->waiting = calloc(nb, 1);
 }
@@ -107,7 +108,8 @@ static inline void fuzz_outputs_free(group_outputs *o)
     void *all[] = {o->obs,       o->mask,        o->reward,     o->rewards,        o->terminated,
                    o->truncated, o->to_play,     o->winner,     o->episode_length, o->illegal,
                    o->has_final, o->sampled,     o->black_seat, o->phase,          o->opening,
-                   o->scores,    o->cast_points, o->casts,      o->agent_seat,     o->waiting};
+                   o->scores,    o->cast_points, o->casts,      o->agent_seat,     o->waiting,
+                   o->captures};
     for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         free(all[k]);
 }

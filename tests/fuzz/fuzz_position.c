@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t snap_len;
     uint8_t *before = fuzz_snapshot(b, &snap_len);
     int five_len = -1;
-    if (v->off_modlinseq && (flags & 8)) {
+    if (rule_has(v, RULE_TRAIT_TILES) && (flags & 8)) {
         int m = v->p.modulus;
         for (int c = 0; c < n; c++) {
             uint8_t x = take_u8(&in);

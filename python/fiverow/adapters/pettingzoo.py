@@ -79,11 +79,12 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         box = self._vec.single_observation_space
+        assert isinstance(box, spaces.Box)
         n = self._vec.n_actions
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 1, box.shape, dtype=np.uint8),
+                    "observation": spaces.Box(0, box.high, box.shape, dtype=np.uint8),
                     "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
                 }
             )

@@ -19,19 +19,6 @@ import numpy as np
 
 from .. import _core
 
-#: Parameters that only mean something under some rules. Overriding one where
-#: it has no effect is an error (a silent no-op would hide a mistake).
-_APPLIES_TO_RULE: dict[str, tuple[str, ...]] = {
-    "caro_ends": ("caro",),
-    "forbidden": ("renju",),
-    "neighbourhood": ("gomorpion",),
-    "capture_threshold": ("gomorpion",),
-    "reward_mode": ("gomorpion", "modlinseq"),
-    "modulus": ("modlinseq",),
-    "copies": ("modlinseq",),
-    "hand_size": ("modlinseq",),
-}
-
 #: Parameters that only mean something on some geometries.
 _APPLIES_TO_GEOMETRY: dict[str, tuple[str, ...]] = {
     "order": ("hex", "tess"),
@@ -49,14 +36,39 @@ _APPLIES_TO_PROTOCOL: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """One variant parameter: its name, and either its choices or its range."""
+    """One variant parameter: its name, and either its choices or its range (a
+    set parameter takes several integers of the range, ``"2,3"`` or ``[2, 3]``),
+    and the rules it applies to (``None``: every rule)."""
 
     name: str
     choices: tuple[str, ...] | None
     lo: int
     hi: int
+    is_set: bool = False
+    rules: tuple[str, ...] | None = None
+
+    def text(self, value: object) -> str:
+        """The value as the engine reads it."""
+        if self.is_set and isinstance(value, list | tuple):
+            return ",".join(str(x) for x in value)
+        return str(value)
 
     def check(self, value: object) -> None:
+        if self.is_set:
+            items: list[Any] = list(value) if isinstance(value, list | tuple) else [value]
+            if isinstance(value, str):
+                items = [x.strip() for x in value.split(",")]
+            for item in items:
+                try:
+                    number = int(item) if not isinstance(item, bool | np.bool_) else None
+                except (TypeError, ValueError):
+                    number = None
+                if number is None or not self.lo <= number <= self.hi:
+                    raise ValueError(
+                        f"parameter '{self.name}' takes integers in {self.lo}..{self.hi} "
+                        f'("2,3" or [2, 3]), got {value!r}'
+                    )
+            return
         if self.choices is not None:
             if not isinstance(value, str) or value not in self.choices:
                 raise ValueError(
@@ -80,8 +92,15 @@ class ParamSpec:
 def param_specs() -> dict[str, ParamSpec]:
     """Every parameter the engine accepts ('size' sets height and width)."""
     specs = {
-        name: ParamSpec(name, tuple(choices) if choices is not None else None, lo, hi)
-        for name, choices, lo, hi in _core.param_table()
+        name: ParamSpec(
+            name,
+            tuple(choices) if choices is not None else None,
+            lo,
+            hi,
+            is_set,
+            tuple(applies.split(",")) if applies else None,
+        )
+        for name, choices, lo, hi, is_set, applies in _core.param_table()
     }
     height = specs["height"]
     specs["size"] = ParamSpec("size", None, height.lo, height.hi)
@@ -137,8 +156,17 @@ def _parse_resolved(text: str) -> dict[str, Any]:
     specs = param_specs()
     for line in text.splitlines():
         key, _, value = line.partition("=")
-        out[key] = value if specs[key].choices is not None else int(value)
+        spec = specs[key]
+        out[key] = value if spec.choices is not None or spec.is_set else int(value)
     return out
+
+
+@cache
+def _applies_to_rule() -> dict[str, tuple[str, ...]]:
+    """Parameters that only mean something under some rules (the engine's
+    parameter table says which). Overriding one where it has no effect is an
+    error (a silent no-op would hide a mistake)."""
+    return {name: spec.rules for name, spec in param_specs().items() if spec.rules is not None}
 
 
 def _check_keys(params: Mapping[str, Any], where: str) -> None:
@@ -198,12 +226,13 @@ def _replaced(field_name: str, value: str, given: Mapping[str, Any]) -> tuple[st
     return _SHAPE if shape_given else ()
 
 
-#: What decides whether a parameter applies, with the table that says where.
-_APPLIES = (
-    ("rule", _APPLIES_TO_RULE),
-    ("protocol", _APPLIES_TO_PROTOCOL),
-    ("geometry", _APPLIES_TO_GEOMETRY),
-)
+def _applies() -> tuple[tuple[str, Mapping[str, tuple[str, ...]]], ...]:
+    """What decides whether a parameter applies, with the table that says where."""
+    return (
+        ("rule", _applies_to_rule()),
+        ("protocol", _APPLIES_TO_PROTOCOL),
+        ("geometry", _APPLIES_TO_GEOMETRY),
+    )
 
 
 def _check_applies(
@@ -212,14 +241,14 @@ def _check_applies(
     """A parameter given that has no effect is refused, and so is one that the
     given rule / protocol / geometry would silently drop from the preset."""
     for key in given:
-        for field_name, table in _APPLIES:
+        for field_name, table in _applies():
             allowed = table.get(key)
             if allowed is not None and resolved[field_name] not in allowed:
                 raise ValueError(
                     f"parameter '{key}' has no effect with {field_name}='{resolved[field_name]}' "
                     f"(it applies to {field_name} {' / '.join(allowed)})"
                 )
-    for field_name, table in _APPLIES:
+    for field_name, table in _applies():
         if field_name not in given:
             continue
         replaced = _replaced(field_name, resolved[field_name], given)
@@ -292,6 +321,7 @@ def resolve(name_or_config: str | Mapping[str, Any] | Path, **overrides: Any) ->
     _check_size(base, f"variant '{name}'")
     _check_size(overrides, "the overrides")
     merged = _layer(base, overrides)
-    resolved = _parse_resolved(_core.resolve({k: str(v) for k, v in merged.items()}))
+    specs = param_specs()
+    resolved = _parse_resolved(_core.resolve({k: specs[k].text(v) for k, v in merged.items()}))
     _check_applies(resolved, given, inherited, name)
     return VariantConfig(name=name, params=resolved, description=description)

@@ -132,10 +132,20 @@ class Group:
             self.height, self.width
         )
         self.special_actions: tuple[str, ...] = tuple(info["specials"])
+        #: the rule family (csrc/rules/) and its traits ("lines", "scoring",
+        #: "captures", "tiles", ...): what the Python layer asks instead of names
+        self.family: str = info["family"]
+        self.traits: frozenset[str] = frozenset(info["traits"])
+        #: actions that name cells (MODLINSEQ: cells x values)
+        self.action_cells: int = info["action_cells"]
         #: (code, name) of each protocol phase, in the order of the phase planes
         self.phases: tuple[tuple[int, str], ...] = tuple(info["phases"])
         shape = (len(self.planes), self.height, self.width)
-        self.single_observation_space = spaces.Box(0, 1, shape, dtype=np.uint8)
+        # planes are 0/1 but for a family's counts (Pente's captures)
+        high = np.broadcast_to(
+            np.array(info["plane_high"], dtype=np.uint8)[:, None, None], shape
+        ).copy()
+        self.single_observation_space = spaces.Box(0, high, shape, dtype=np.uint8)
         self.single_action_space = spaces.Discrete(self.n_actions)
         n = self.num_envs
         self.obs = np.zeros((n, *shape), dtype=np.uint8)
@@ -155,6 +165,7 @@ class Group:
         self.scores = np.zeros((n, 2), dtype=np.int32)
         self.cast_points = np.zeros((n, 2), dtype=np.int32)
         self.casts = np.zeros(n, dtype=np.int32)
+        self.captures = np.zeros((n, 2), dtype=np.int32)
         self.agent_seat = np.zeros(n, dtype=np.int8)
         self.waiting = np.zeros(n, dtype=np.bool_)
         arrays: dict[str, npt.NDArray[Any]] = {
@@ -175,6 +186,7 @@ class Group:
             "scores": self.scores,
             "cast_points": self.cast_points,
             "casts": self.casts,
+            "captures": self.captures,
             "agent_seat": self.agent_seat,
             "waiting": self.waiting,
         }
@@ -202,7 +214,9 @@ class Group:
         self._report_illegal = pool.illegal_action != "raise"
         self.has_protocol = len(self.phases) > 1
         #: scoring games report running scores
-        self.scoring = spec.config["rule"] in ("gomorpion", "modlinseq")
+        self.scoring = "scoring" in self.traits
+        #: families that take stones off the board report the captures
+        self.capturing = "captures" in self.traits
 
     @property
     def geometry(self) -> str:
@@ -218,7 +232,7 @@ class Group:
             self.width,
             self.geometry,
             self.special_actions,
-            int(self.config["modulus"]) if self.config["rule"] == "modlinseq" else 0,
+            self.action_cells // self.n_cells if self.action_cells > self.n_cells else 0,
         )
 
     def info(self) -> dict[str, Any]:
@@ -256,6 +270,8 @@ class Group:
             info["scores"] = arrays["scores"]
             info["cast_points"] = arrays["cast_points"]
             info["casts"] = arrays["casts"]
+        if self.capturing:
+            info["captures"] = arrays["captures"]
         if self.has_protocol:
             info["black_seat"] = arrays["black_seat"]
             info["phase"] = arrays["phase"]
@@ -279,6 +295,7 @@ _FINAL_KEYS = {
     "scores": "scores",
     "cast_points": "cast_points",
     "casts": "casts",
+    "captures": "captures",
     "agent_seat": "agent_seat",
 }
 

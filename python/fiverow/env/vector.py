@@ -99,8 +99,12 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.single_observation_space = self._group.single_observation_space
         self.single_action_space = self._group.single_action_space
         g = self._group
+        single = g.single_observation_space
         self.observation_space = spaces.Box(
-            0, 1, (self.num_envs, *g.single_observation_space.shape), dtype=np.uint8
+            0,
+            np.broadcast_to(single.high, (self.num_envs, *single.shape)),
+            (self.num_envs, *single.shape),
+            dtype=np.uint8,
         )
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, g.n_actions))
         self._seed = seed
