@@ -271,7 +271,7 @@ h1 { font-size: 18px; margin: 0 0 2px 0; }
 #status { font-size: 14px; margin: 4px 0 8px 0; min-height: 1.2em; }
 #caption { font-size: 13px; color: #444; min-height: 1.2em; }
 #moves { max-height: 560px; overflow-y: auto; font-size: 13px; display: grid;
-  grid-template-columns: repeat(3, max-content); column-gap: 12px; align-content: start;
+  grid-template-columns: repeat(2, max-content); column-gap: 14px; align-content: start;
   position: relative; border-left: 1px solid #ccc; padding-left: 10px; min-width: 220px; }
 #moves div { cursor: pointer; padding: 1px 4px; white-space: nowrap; }
 #moves div.now { background: #d42020; color: #fff; border-radius: 3px; }
