@@ -83,3 +83,20 @@ def test_what_names_no_action(preset, name, says):
         env.parse_action(name)
     assert not isinstance(e.value, OffBoardError)
     assert says in str(e.value)
+
+
+def test_illegal_reason_asks_and_changes_nothing():
+    env = fiverow.make_vec("renju", 2, seed=0, autoreset_mode="disabled")
+    env.reset()
+    before = [env.get_state(i) for i in range(2)]
+    assert env.illegal_reason(1, env.parse_action("a1")) == "the first stone must go to the centre"
+    assert env.illegal_reason(1, env.parse_action("h8")) is None
+    assert [env.get_state(i) for i in range(2)] == before
+    env.step(np.array([112, 112]))
+    assert env.illegal_reason(0, 112) == "occupied"
+    assert env.illegal_reason(0, env.n_actions) == f"action {env.n_actions} is out of range 0..224"
+    lenient = fiverow.make_vec("freestyle", 1, illegal_action="lose")
+    lenient.reset()
+    lenient.step(np.array([0]))
+    with pytest.raises(ValueError, match="illegal_action='raise'"):
+        lenient.illegal_reason(0, 0)

@@ -53,6 +53,13 @@ def test_a_gomocup_psq():
     assert lost.result == "black" and lost.forfeit == "timeout"  # white was to move after 9
 
 
+def test_a_psq_saved_on_windows(tmp_path):
+    """CR LF line ends and a byte-order mark, as Windows programs may write."""
+    path = tmp_path / "windows.psq"
+    path.write_bytes(b"\xef\xbb\xbf" + GOMOCUP_PSQ.replace("\n", "\r\n").encode())
+    assert records.read(path) == records.psq.parse(GOMOCUP_PSQ)
+
+
 def test_psq_and_sgf_write_and_read_back(tmp_path):
     game = Game(
         "renju",

@@ -51,7 +51,7 @@ def read_all(path: str | Path, *, format: str | None = None) -> list[Game]:
     ``RecordError`` names the file and what is wrong, on one line."""
     kind = format_of(path, format)
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
     except OSError as e:
         raise RecordError(f"'{path}': cannot read it: {e.strerror or e}") from None
     try:
