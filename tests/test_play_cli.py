@@ -122,3 +122,135 @@ def test_against_a_gomocup_engine():
         assert proc.returncode == 0, proc.stderr
         assert said in proc.stdout, proc.stdout[-800:]
     assert "you win" in proc.stdout
+
+
+def test_gomorpion_columns_keep_their_case():
+    # columns a..z A B C D: a5 is the first column, A5 the 27th
+    code, out = game("gomorpion", Scripted([0, 1, 2]), ["a5", "A5", "quit"])
+    env_cells = [line for line in out.splitlines() if line.startswith(" 5 ")][-1]
+    columns = env_cells.split()[1:-1]  # the row's 30 cells between its labels
+    stones = [k for k, ch in enumerate(columns) if "X" in ch]
+    assert stones == [0, 26], env_cells
+
+
+def test_hex_board_shows_the_addresses_moves_are_typed_with():
+    code, out = game("hex", Scripted([0, 1, 2]), ["A0", "quit"])
+    boards = [chunk.splitlines() for chunk in out.split("your move")[:2]]
+    first = boards[0][1:16]  # the 15 rows of the order-7 board
+    assert first[7].split()[7] == "A0" and "M1" in first[7]  # the middle row: its centre
+    assert sum(len(row.split()) for row in first) == 169  # every cell named
+    assert "an empty cell shows its address" in boards[0][16]
+    second = boards[1][1:16]  # after "A0" and the reply
+    assert second[7].split()[7] in ("X", "(X)")
+
+
+def test_modlinseq_prompts_with_a_hint_and_lists_moves_on_request():
+    code, out = game("modlinseq", Scripted([0, 1, 2]), ["moves", "quit"])
+    prompt = out.split("> ")[0].rsplit("\n", 1)[-1]
+    assert len(prompt) < 160, prompt  # not the hundreds of legal tiles
+    assert "e.g. 7E4" in prompt and "'moves' lists the legal ones" in prompt
+    listed = out.split("> ")[1]
+    assert listed.startswith("legal moves (")
+    count = int(listed[len("legal moves (") :].split(")")[0])
+    assert count > 100 and len(listed.split(":", 1)[1].split()) >= count
+
+
+def test_off_board_and_occupied_input_say_why():
+    code, out = game("freestyle", Scripted([0, 1, 2]), ["p8", "a16", "h8", "a15", "quit"])
+    said = prompts(out)
+    assert said[0] == "p8 is off the board (columns a..o, rows 1..15); try again"
+    assert said[1] == "a16 is off the board (columns a..o, rows 1..15); try again"
+    assert said[3] == "a15: occupied; try again"  # the opponent took a15 (cell 0)
+
+
+def test_legend_on_freestyle_and_renju():
+    for variant in ("freestyle", "renju"):
+        code, out = game(variant, Scripted([0, 1, 2]), ["h8", "quit"])
+        assert "X black (you), O white (scripted)" in out
+    code, out = game("freestyle", Scripted([0, 1, 2]), ["quit"], seat=1)
+    assert "X black (scripted), O white (you)" in out
+
+
+def test_renju_forbidden_points_are_marked():
+    rows = [list("." * 15) for _ in range(15)]
+    for r, c in ((7, 5), (7, 6), (5, 7), (6, 7)):  # h8: a double-three for black
+        rows[r][c] = "X"
+    for r, c in ((0, 0), (0, 14), (14, 0), (14, 14)):
+        rows[r][c] = "O"
+    code, out = game("renju", Scripted([1, 2, 3]), ["quit"], rows=["".join(r) for r in rows])
+    row8 = next(line for line in out.splitlines() if line.startswith(" 8 "))
+    assert row8.split()[1:-1][7] == "!", row8  # h8
+    assert "! forbidden for black (double-three)" in out
+
+
+def test_the_board_is_printed_once_a_turn():
+    header = "   a b c d e f g h i"
+    code, out = game("freestyle", Scripted([0, 1, 2]), ["e5", "quit"], size=9)
+    # before your first move, and before your second (after the reply): 2 boards
+    assert out.count(header) == 2 * 2
+    code, out = game("freestyle", Scripted([0, 1, 2]), ["quit"], seat=1, size=9)
+    assert out.count(header) == 2  # the opponent opens: the board once, after its move
+
+
+def test_save_the_game_as_a_record(tmp_path):
+    from fiverow import records
+
+    black = Scripted([0, 2, 4, 6, 8, 18, 20])
+    out = io.StringIO()
+    moves = "\n".join(["a1", "b1", "c1", "d1", "e1"]) + "\n"
+    for name in ("game.psq", "game.sgf"):
+        path = tmp_path / name
+        code = fiverow.cli.play.play(
+            "freestyle",
+            black,
+            seat="white",
+            params={"size": 9},
+            stdin=io.StringIO(moves),
+            stdout=out,
+            save=path,
+        )
+        assert code == 0 and f"saved the game to {path}" in out.getvalue()
+        saved = records.read(path)
+        assert saved.variant == "freestyle" and (saved.height, saved.width) == (9, 9)
+        assert saved.players == ("scripted", "human")
+        assert saved.result == ("white" if name.endswith(".sgf") else "?")  # .psq: no result
+        assert records.replay(saved, records.config_of(saved)).result == "white"
+        assert [env_name(saved, m) for m in saved.moves[1::2]] == ["a1", "b1", "c1", "d1", "e1"]
+        black.cells = [0, 2, 4, 6, 8, 18, 20]
+
+
+def env_name(game, action):
+    return fiverow.make_vec(game.variant, 1, size=game.width).action_name(action)
+
+
+def test_save_a_game_left_unfinished_and_refuse_a_bad_target(tmp_path):
+    path = tmp_path / "left.psq"
+    proc = subprocess.run(
+        [sys.executable, "-m", "fiverow", "play", "--save", str(path), "--opponent", "random"],
+        input="h8\nundo\nj10\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    from fiverow import records
+
+    game = records.read(path)
+    assert game.result == "?" and len(game.moves) == 2  # j10 and the reply; h8 was undone
+    assert fiverow.make_vec("freestyle").action_name(game.moves[0]) == "j10"
+    for target, says in (
+        ("game.txt", "unknown record format"),
+        ("s.psq", "use .sgf"),
+        ("no/such/dir/g.sgf", "does not exist"),
+    ):
+        variant = "freestyle-swap2" if target == "s.psq" else "freestyle"
+        proc = subprocess.run(
+            [sys.executable, "-m", "fiverow", "play", "--variant", variant, "--save", target],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 2 and proc.stdout == "", proc.stdout  # before the game
+        assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fiverow import data
@@ -180,3 +181,124 @@ def test_python_m_fiverow_view(dataset, tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert out.exists() and "wrote" in proc.stdout
+
+
+FOLLOW_HARNESS = """<style>#moves { max-height: 60px !important; }</style>
+<script>
+(function () {
+  const slider = document.getElementById("step");
+  const list = document.getElementById("moves");
+  const at = (v) => { slider.value = String(v); slider.dispatchEvent(new Event("input")); };
+  const inView = (k) => {
+    const r = list.children[k].getBoundingClientRect(), l = list.getBoundingClientRect();
+    return r.top >= l.top - 1 && r.bottom <= l.bottom + 1;
+  };
+  const state = (k) => ({step: Number(document.body.dataset.step), hash: location.hash,
+    scroll: list.scrollTop, inView: inView(k), now: list.children[k].classList.contains("now")});
+  const max = Number(slider.max);
+  const res = {max: max, loaded: state(4)};
+  at(max); res.end = state(max - 1);
+  at(1); res.first = state(0);
+  location.hash = "#move=3";
+  setTimeout(() => {
+    res.hashed = state(2);
+    res.errors = window.__errors;
+    const pre = document.createElement("pre");
+    pre.id = "harness";
+    pre.textContent = JSON.stringify(res);
+    document.body.appendChild(pre);
+  }, 200);
+})();
+</script>"""
+
+
+def test_the_move_list_follows_and_a_fragment_opens_a_step(tmp_path):
+    out = tmp_path / "game.html"
+    long_game = tmp_path / "random.h5"
+    generate(long_game, "freestyle", games=1, black="random", seed=1)
+    with data.open(long_game) as ds:
+        moves = ds["freestyle"].episode(0).length
+    assert moves > 30  # more moves than the shrunk list shows at once
+    viewer.write(long_game, "freestyle", 0, out)
+    harness = tmp_path / "follow.html"
+    harness.write_text(
+        out.read_text()
+        .replace("</head>", HARNESS_HEAD + "</head>")
+        .replace("</body>", FOLLOW_HARNESS + "</body>")
+    )
+    dom = subprocess.run(
+        [
+            *browser_args(tmp_path),
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+            harness.as_uri() + "#move=5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'<pre id="harness">(.*?)</pre>', dom.stdout, re.S)
+    assert found, dom.stderr[-2000:]
+    result = json.loads(html.unescape(found.group(1)))
+    assert result["errors"] == []
+    assert result["max"] == moves
+    # #move=5 opened step 5, its move highlighted and in view
+    assert result["loaded"] == {**result["loaded"], "step": 5, "inView": True, "now": True}
+    # the last move: the list scrolled to it; the address names the step
+    end = result["end"]
+    assert end["step"] == moves and end["inView"] and end["now"] and end["scroll"] > 0
+    assert end["hash"] == f"#move={moves}"
+    first = result["first"]
+    assert first["step"] == 1 and first["inView"] and first["scroll"] == 0
+    # a new fragment moves the page there
+    assert result["hashed"]["step"] == 3 and result["hashed"]["now"]
+
+
+def test_an_episode_out_of_range_is_one_line(dataset, tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fiverow",
+            "view",
+            str(dataset),
+            "--variant",
+            "freestyle",
+            "--episode",
+            "9",
+            "--out",
+            str(tmp_path / "x.html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"fiverow: error: --episode 9: 'freestyle' in '{dataset}' has 2 episodes (0..1)\n"
+    )
+    assert not (tmp_path / "x.html").exists()
+    assert cli(["view", str(dataset), "--variant", "caro", "--out", str(tmp_path / "x.html")]) == 2
+
+
+def test_the_last_modlinseq_tile_keeps_its_number(dataset):
+    from fiverow.render.svg import MARK, cell_glyphs, layout
+
+    with data.open(dataset) as ds:
+        vd = ds["modlinseq"]
+        boards, names = viewer.episode_boards(vd, 0)
+        config = vd.config
+    tiles_placed = [
+        b
+        for b in boards[1:]
+        if 0 <= b["last_move"] and np.frombuffer(b["tiles"], np.uint8)[b["last_move"]]
+    ]
+    assert tiles_placed
+    board = tiles_placed[0]
+    cells = np.asarray(board["cells"])
+    lay = layout(config, *cells.shape, None, True, cells.reshape(-1) != 3)
+    glyph = cell_glyphs(board, config, lay)[board["last_move"]]
+    value = int(np.frombuffer(board["tiles"], np.uint8)[board["last_move"]]) - 1
+    assert f">{value}</text>" in glyph  # the number is drawn
+    assert f'fill="{MARK}"' not in glyph  # and no red dot over it
+    assert f'fill="none" stroke="{MARK}"' in glyph  # the tile is ringed instead

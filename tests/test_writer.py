@@ -695,3 +695,24 @@ def test_read_only_directory_is_refused(tmp_path):
         assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o755)
+
+
+def test_a_writer_of_many_players(tmp_path, two_games):
+    """Each game says who sat in each seat: a file of a tournament's games."""
+    first, second = two_games
+    env = make_env()
+    env.reset()
+    path = tmp_path / "many.h5"
+    with data.Writer(path, env, players=["ann", "ben", "cy"]) as w:
+        add(w, first, players=(2, 0))
+        add(w, second, players=(1, 1))
+        for bad in ((0, 3), (-1, 0), (0,), (True, 0)):
+            with pytest.raises(ValueError, match="two indices into the writer's 3 players"):
+                add(w, second, players=bad)
+    with data.open(path) as ds:
+        assert ds.players == ["ann", "ben", "cy"]
+        for i, g in enumerate((first, second)):
+            np.testing.assert_array_equal(ds["freestyle"].episode(i).actions, g.actions)
+        assert [ds["freestyle"].episode(i).players for i in (0, 1)] == [(2, 0), (1, 1)]
+    with pytest.raises(ValueError, match="players must name 1..128 players"):
+        data.Writer(tmp_path / "none.h5", env, players=[])

@@ -186,17 +186,20 @@ static const char *episode_values_bad(const variant *v, const int16_t *actions, 
 }
 
 /* add(group, board, episode, game, actions, seats, colours, obs, policy,
- *     winner, truncated, score0, score1, black_seat, opening) */
+ *     winner, truncated, score0, score1, black_seat, opening[, player0, player1]):
+ * player0 / player1 index the run's players in seats 0 and 1 (default 0, 1;
+ * the caller checks them against the run's list) */
 static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
 {
     int gi, board, winner, truncated, score0, score1, black_seat, opening;
+    int player0 = 0, player1 = 1;
     unsigned int episode;
     long long game;
     Py_buffer actions = {0}, seats = {0}, colours = {0};
     PyObject *obs_obj, *policy_obj;
-    if (!PyArg_ParseTuple(args, "iiILy*y*y*OOiiiiii", &gi, &board, &episode, &game, &actions,
+    if (!PyArg_ParseTuple(args, "iiILy*y*y*OOiiiiii|ii", &gi, &board, &episode, &game, &actions,
                           &seats, &colours, &obs_obj, &policy_obj, &winner, &truncated, &score0,
-                          &score1, &black_seat, &opening))
+                          &score1, &black_seat, &opening, &player0, &player1))
         return NULL;
     Py_buffer obs = {0}, policy = {0};
     PyObject *result = NULL;
@@ -207,6 +210,10 @@ static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
     }
     if (gi < 0 || gi >= b->n_groups || board < 0 || board >= b->groups[gi].n) {
         PyErr_SetString(PyExc_ValueError, "no such group or board");
+        goto done;
+    }
+    if (player0 < 0 || player0 > INT8_MAX || player1 < 0 || player1 > INT8_MAX) {
+        PyErr_SetString(PyExc_ValueError, "players must be indices 0..127 into the run's players");
         goto done;
     }
     const variant *v = &b->groups[gi].v;
@@ -285,8 +292,8 @@ static PyObject *EpisodeWriter_add(EpisodeWriterObject *self, PyObject *args)
     e->episode = episode;
     e->seed = b->seed; /* the seed of the last reset, which keyed the boards */
     e->game = game;
-    e->player[0] = 0;
-    e->player[1] = 1;
+    e->player[0] = (int8_t)player0;
+    e->player[1] = (int8_t)player1;
     e->winner = (int8_t)winner;
     e->truncated = (int8_t)truncated;
     e->scores[0] = score0;

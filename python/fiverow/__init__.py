@@ -8,7 +8,8 @@
 The package's rooms: ``env`` (configs, pool, vector and single envs),
 ``rules`` (renju, modlinseq helpers), ``render``, ``players`` (built-in
 players, matches, batched search), ``data`` (datasets, generation),
-``analysis`` (statistics, balance), ``adapters`` (PettingZoo and OpenSpiel, as
+``analysis`` (statistics, balance), ``records`` (game records: Gomocup's
+``.psq`` and SGF), ``adapters`` (PettingZoo and OpenSpiel, as
 ``fiverow.pettingzoo`` and ``fiverow.openspiel``, imported on first use),
 ``cli`` and ``presets`` (one TOML file per preset). The public module names
 of earlier releases stay importable as aliases of their new homes
@@ -23,7 +24,7 @@ import importlib.util
 import sys
 from typing import Any
 
-from . import data, players, render
+from . import data, players, records, render
 from ._version import __version__
 from .env.config import VariantConfig, param_specs, preset_names, resolve, variants
 from .env.pool import Pool
@@ -131,6 +132,7 @@ __all__ = [
     "param_specs",
     "players",
     "preset_names",
+    "records",
     "register_envs",
     "render",
     "resolve",

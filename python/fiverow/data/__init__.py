@@ -20,7 +20,7 @@ from __future__ import annotations
 import builtins
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,6 +36,8 @@ from ..env.pool import OBSERVATIONS, Pool, _choice
 
 FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
+#: Players one file can name: ``episodes/players`` indexes them with an int8.
+MAX_PLAYERS = 128
 
 
 #: Every variant group's datasets: (folder, name) -> dtype (docs/hdf5.md).
@@ -703,6 +705,10 @@ class Writer:
 
     >>> with data.Writer("games.h5", env, policy=True) as w:  # doctest: +SKIP
     ...     w.add(board=i, actions=a, seats=s, colours=c, winner=0, policy=p)
+
+    ``players`` names the file's players (``Dataset.players``): two, the
+    players of seats 0 and 1 of every game, or more, each game then saying
+    which of them sat in each seat (``add(players=(i, j))``).
     """
 
     def __init__(
@@ -712,7 +718,7 @@ class Writer:
         *,
         obs: bool = False,
         policy: bool = False,
-        players: tuple[str, str] = ("python", "python"),
+        players: Sequence[str] = ("python", "python"),
         overwrite: bool = False,
         gzip: int = 4,
         flush_seconds: float = 2.0,
@@ -720,14 +726,20 @@ class Writer:
     ) -> None:
         from .generate import writer_spec
 
+        names = [str(p) for p in players] if not isinstance(players, str) else []
+        if not 1 <= len(names) <= MAX_PLAYERS:
+            raise ValueError(
+                f"players must name 1..{MAX_PLAYERS} players (seat 0's first), got {players!r}"
+            )
         pool = env if isinstance(env, Pool) else getattr(env, "unwrapped", env).pool
         self.pool = pool
+        self.players = names
         self.path = Path(path)
         self.record_obs, self.record_policy = obs, policy
         spec = writer_spec(
             path,
             pool,
-            {"player_names": list(players), "players": list(players), **(run or {})},
+            {"player_names": names, "players": names, **(run or {})},
             overwrite=overwrite,
             gzip=gzip,
             flush_seconds=flush_seconds,
@@ -754,6 +766,7 @@ class Writer:
         black_seat: int = 0,
         opening: int = -1,
         forfeit: str | None = None,
+        players: tuple[int, int] = (0, 1),
     ) -> None:
         """One finished episode of ``board`` (of ``group``; the only one by
         default). ``episode`` is the board's episode number, which with the
@@ -761,7 +774,18 @@ class Writer:
         current episode, right for a board whose episode just ended).
         ``forfeit``: why the loser lost, for a game that ended by a player's
         failure rather than by the rules (``winner`` is then the other seat);
-        the file lists such games (:attr:`VariantData.forfeits`)."""
+        the file lists such games (:attr:`VariantData.forfeits`). ``players``:
+        the indices into the writer's ``players`` of seat 0's and seat 1's
+        player."""
+        if (
+            len(players) != 2
+            or not all(isinstance(p, int | np.integer) and not isinstance(p, bool) for p in players)
+            or not all(0 <= p < len(self.players) for p in players)
+        ):
+            raise ValueError(
+                f"players must be two indices into the writer's {len(self.players)} players "
+                f"(0..{len(self.players) - 1}), got {players!r}"
+            )
         if forfeit is not None and (not isinstance(forfeit, str) or winner not in (0, 1)):
             raise ValueError(
                 "forfeit is the reason (a string) for a game won by the other seat "
@@ -797,6 +821,8 @@ class Writer:
             int(scores[1]),
             int(black_seat),
             int(opening),
+            int(players[0]),
+            int(players[1]),
         )
         if forfeit is not None:
             self._forfeits.append(

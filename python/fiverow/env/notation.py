@@ -1,13 +1,19 @@
-"""Names of cells: ``h8`` style on square boards, raw indices elsewhere.
+"""Names of cells and actions, and back: ``h8`` style on square boards, raw
+indices on the strip, MODLINSEQ addresses on hexagonal boards.
 
 Square boards use renju notation: column letters ``a..`` from the left, row
 numbers from the bottom, so ``h8`` is the centre of 15x15 and ``a15`` is cell
-0 (row 0 at the top). The strip is one array, so its cells are named by index.
+0 (row 0 at the top). Boards wider than 26 go on with capitals: Gomorpion's
+30 columns are ``a..z A B C D``, so on them the case of a letter matters
+(``a5`` and ``A5`` are different cells). The strip is one array, so its cells
+are named by index (``#42``). :func:`parse_action` reads every name
+:func:`action_name` writes back into its action.
 """
 
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 
 _LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
@@ -30,6 +36,10 @@ def cell_name(cell: int, height: int, width: int, geometry: str = "plane") -> st
 
         return address(cell, width // 2)
     return f"{column_letter(col)}{height - row}"
+
+
+class OffBoardError(ValueError):
+    """A cell name that reads, but names no cell of this board (``p8`` on 15x15)."""
 
 
 def parse_cell(name: str, height: int, width: int) -> int:
@@ -72,3 +82,130 @@ def action_name(
     if 0 <= k < len(specials):
         return specials[k]
     return f"#{action}"
+
+
+def _columns(width: int) -> str:
+    return f"{column_letter(0)}..{column_letter(width - 1)}"
+
+
+def _square_cell(text: str, height: int, width: int) -> int | None:
+    """The cell of ``h8`` on a square raster (None: not such a name). Letters
+    are read as written where the board has capitals (wider than 26), in
+    either case elsewhere."""
+    if len(text) < 2 or text[0] not in _LETTERS or not text[1:].isdigit():
+        return None
+    letter = text[0] if width > 26 else text[0].lower()
+    col, row = _LETTERS.index(letter), height - int(text[1:])
+    if not (col < width and 0 <= row < height):
+        raise OffBoardError(
+            f"{text} is off the board (columns {_columns(width)}, rows 1..{height})"
+        )
+    return row * width + col
+
+
+def _hex_cell(text: str, width: int, on_board: Sequence[bool] | None) -> int | None:
+    """The raster cell of a MODLINSEQ address (None: not an address)."""
+    from ..rules.modlinseq import axial_of, ring  # noqa: PLC0415 (imports nothing of ours)
+
+    try:
+        a, b = axial_of(text)
+    except ValueError:
+        return None
+    order = width // 2
+    cell = (order - b) * width + (a + order)
+    if ring(a, b) > order or (on_board is not None and not on_board[cell]):
+        raise OffBoardError(f"{text} is off the board (rings 0..{order}: A0 is the centre)")
+    return cell
+
+
+def _index_cell(text: str, n_cells: int) -> int | None:
+    """The cell of ``#42`` (or ``42``) (None: not an index)."""
+    digits = text[1:] if text.startswith("#") else text
+    if not digits.isdigit():
+        return None
+    if int(digits) >= n_cells:
+        raise OffBoardError(f"{text} is off the board (cells #0..#{n_cells - 1})")
+    return int(digits)
+
+
+def example_name(geometry: str, modulus: int) -> str:
+    cell = {"strip": "#42", "hex": "E4", "tess": "E4"}.get(geometry, "h8")
+    if modulus:
+        return f"7{cell}" if geometry in ("hex", "tess") else f"7@{cell}"
+    return cell
+
+
+def parse_cell_name(
+    text: str,
+    height: int,
+    width: int,
+    geometry: str = "plane",
+    on_board: Sequence[bool] | None = None,
+) -> int:
+    """The raster cell named by ``text`` as :func:`cell_name` writes it (``h8``,
+    ``E4`` on hexagonal boards, ``#42``). ``on_board`` (one flag per raster
+    cell) marks the raster cells that are on the board. Raises
+    :class:`OffBoardError` for a name off the board and ``ValueError`` for
+    text that names no cell."""
+    name = text.strip()
+    n_cells = height * width
+    cell: int | None = None
+    if name.startswith("#") or geometry == "strip":
+        cell = _index_cell(name, n_cells)
+    elif geometry in ("hex", "tess"):
+        cell = _hex_cell(name, width, on_board)
+    else:
+        cell = _square_cell(name, height, width)
+    if cell is None:
+        raise ValueError(f"cannot read {text!r} as a cell (e.g. {example_name(geometry, 0)})")
+    if on_board is not None and not on_board[cell]:
+        raise OffBoardError(f"{name} is off the board")
+    return cell
+
+
+def parse_action(
+    text: str,
+    n_cells: int,
+    height: int,
+    width: int,
+    geometry: str,
+    specials: tuple[str, ...] = (),
+    modulus: int = 0,
+    on_board: Sequence[bool] | None = None,
+) -> int:
+    """The action :func:`action_name` names ``text`` (arguments as there):
+    a cell, a MODLINSEQ tile (``7E4``, ``7@h8``), a special action by name (in
+    either case). Raises :class:`OffBoardError` for a cell off the board and
+    ``ValueError`` (naming what was expected) for text that names no action."""
+    name = text.strip()
+    for k, special in enumerate(specials):
+        if name.upper() == special.upper():
+            return n_cells * (modulus or 1) + k
+    if not modulus:
+        try:
+            return parse_cell_name(name, height, width, geometry, on_board)
+        except OffBoardError:
+            raise
+        except ValueError:
+            pass
+    else:
+        digits = len(name) - len(name.lstrip("0123456789"))
+        rest = name[digits:]
+        if geometry not in ("hex", "tess"):
+            rest = rest[1:] if rest.startswith("@") else ""
+        if digits and rest:
+            value = int(name[:digits])
+            try:
+                cell = parse_cell_name(rest, height, width, geometry, on_board)
+            except OffBoardError:
+                raise
+            except ValueError:
+                cell = -1
+            if cell >= 0:
+                if value >= modulus:
+                    raise ValueError(f"{name}: tile values are 0..{modulus - 1}")
+                return cell * modulus + value
+    example = example_name(geometry, modulus)
+    what = f"a tile (value then cell, e.g. {example})" if modulus else f"a cell (e.g. {example})"
+    also = f" or one of {', '.join(specials)}" if specials else ""
+    raise ValueError(f"cannot read {text!r} as {what}{also}")

@@ -18,7 +18,7 @@ from gymnasium import spaces
 
 from .. import _core
 from .config import VariantConfig, resolve
-from .notation import action_name
+from .notation import action_name, parse_action
 
 AUTORESET_MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
 ILLEGAL_ACTIONS = {"raise": 0, "lose": 1, "random": 2}
@@ -233,6 +233,20 @@ class Group:
             self.geometry,
             self.special_actions,
             self.action_cells // self.n_cells if self.action_cells > self.n_cells else 0,
+        )
+
+    def parse_action(self, text: str) -> int:
+        """The action named ``text``, as :meth:`action_name` writes it (see
+        :func:`fiverow.notation.parse_action`)."""
+        return parse_action(
+            text,
+            self.n_cells,
+            self.height,
+            self.width,
+            self.geometry,
+            self.special_actions,
+            int(self.config["modulus"]) if self.config["rule"] == "modlinseq" else 0,
+            self.on_board.reshape(-1).astype(bool).tolist(),
         )
 
     def info(self) -> dict[str, Any]:

@@ -166,6 +166,12 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """``h8``-style name of an action (cell) or the name of a special action."""
         return self._group.action_name(int(action))
 
+    def parse_action(self, name: str) -> int:
+        """The action of a name as :meth:`action_name` writes it (``h8``, ``E4``,
+        ``7E4``, ``TAKE_BLACK``): ``ValueError`` naming what was expected, and
+        :class:`fiverow.notation.OffBoardError` for a cell off the board."""
+        return self._group.parse_action(name)
+
     # ---- Gymnasium API ----
 
     def reset(
@@ -216,6 +222,32 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if self.pool.autoreset_mode != "same_step" and (g.terminated[index] or g.truncated[index]):
             return []
         return np.flatnonzero(g.mask[index]).tolist()
+
+    def illegal_reason(self, index: int, action: int) -> str | None:
+        """Why ``action`` cannot be played on board ``index`` now, in the rules'
+        words (``"occupied"``, ``"forbidden for black (double-three)"``, ...),
+        or None when it can. Nothing changes: the engine is asked, and steps
+        no board, as it does for an illegal action under
+        ``illegal_action="raise"`` (the only mode this works in)."""
+        self._check_open("illegal_reason()")
+        g = self._group
+        check_count(index, "index", 0, self.num_envs - 1)
+        if not 0 <= action < g.n_actions:
+            return f"action {action} is out of range 0..{g.n_actions - 1}"
+        self.pool._require_reset("illegal_reason")
+        if g.terminated[index] or g.truncated[index]:
+            return "the game is over"
+        if g.mask[index, action]:
+            return None
+        if self.pool.illegal_action != "raise":
+            raise ValueError("illegal_reason() needs an env made with illegal_action='raise'")
+        actions = np.zeros(self.num_envs, dtype=np.int64)
+        actions[index] = action
+        # an illegal action steps no board, so this asks and changes nothing
+        result = self.pool._batch.step([actions])
+        assert result is not None, "an action off the mask was played"
+        reasons = [r for _, i, _, r in result[1] if i == index]
+        return str(reasons[0]) if reasons else "not legal now"
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal-action mask as bool ``[num_envs, n_actions]`` (sb3-contrib convention):

@@ -3,6 +3,8 @@ SVG for every geometry (:func:`svg`; the HTML game viewer builds on it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -10,6 +12,8 @@ from ..env.notation import column_letter
 from .svg import board_svg, svg
 
 _STONE_CHARS = {0: ".", 1: "X", 2: "O", 3: " "}
+#: How :func:`ansi` marks a forbidden point (renju: black may not play there).
+FORBIDDEN_CHAR = "!"
 
 #: Pixels per cell of the RGB image.
 CELL_PX = 24
@@ -38,12 +42,13 @@ def ansi(
     offered: npt.NDArray[np.uint8] | None = None,
     stone_status: npt.NDArray[np.uint8] | None = None,
     siege: npt.NDArray[np.uint8] | None = None,
+    forbidden: Iterable[int] = (),
 ) -> str:
     """The board as text: ``X`` black, ``O`` white, ``.`` empty, ``+`` a cell
-    offered in an opening protocol, the last move in parentheses; columns
-    lettered and rows numbered as in renju notation (the strip shows each row's
-    first cell index instead). Gomorpion's statuses and sieges follow
-    ``GOMORPION_LEGEND``."""
+    offered in an opening protocol, ``!`` a ``forbidden`` cell (renju black's
+    forbidden points), the last move in parentheses; columns lettered and rows
+    numbered as in renju notation (the strip shows each row's first cell index
+    instead). Gomorpion's statuses and sieges follow ``GOMORPION_LEGEND``."""
     height, width = cells.shape
     strip = geometry == "strip"
     if strip:
@@ -59,6 +64,10 @@ def ansi(
         grid = np.where(offered != 0, "+", grid)
     if stone_status is not None and siege is not None:
         grid = _gomorpion_grid(cells, stone_status, siege)
+    marked = [int(c) for c in forbidden]
+    if marked:
+        grid = grid.copy()
+        grid.reshape(-1)[marked] = FORBIDDEN_CHAR
     last_row, last_col = divmod(last_move, width) if last_move >= 0 else (-1, -1)
     lines = [header]
     for r in range(height):
@@ -155,10 +164,13 @@ def hex_ansi(
     cells: npt.NDArray[np.uint8],
     last_move: int,
     tiles: npt.NDArray[np.uint8] | None = None,
+    addresses: bool = False,
 ) -> str:
     """A hexagonal board drawn as hexagons are: each row shifted half a cell.
-    Stones are ``X`` / ``O`` / ``.``; with ``tiles`` (MODLINSEQ values + 1),
-    tiles show as ``[v]`` and empty cells by their address (``A0`` the centre)."""
+    Stones are ``X`` / ``O``, empty cells ``.`` or, with ``addresses``, their
+    address (``A0`` the centre: the names moves are typed with); with ``tiles``
+    (MODLINSEQ values + 1), tiles show as ``[v]`` and empty cells by their
+    address."""
     from ..rules.modlinseq import axial_address  # noqa: PLC0415
 
     height, width = cells.shape
@@ -171,6 +183,8 @@ def hex_ansi(
         if tiles is not None:
             value = int(tiles.reshape(-1)[cell])
             text = f"[{value - 1}]" if value else axial_address(a, b)
+        elif addresses and flat[cell] == 0:
+            text = axial_address(a, b)
         else:
             text = _STONE_CHARS[int(flat[cell])]
         if cell == last_move:

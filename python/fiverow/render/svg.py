@@ -311,8 +311,16 @@ def cell_glyphs(
                 f"</title>{_line(x - d, y - d, x + d, y + d, MARK, 2.2)}"
                 f"{_line(x - d, y + d, x + d, y - d, MARK, 2.2)}</g>"
             )
-        if cell == board.get("last_move") and (value in (1, 2) or modlinseq):
-            if label is None or modlinseq:
+        if cell == board.get("last_move") and modlinseq:
+            # a red outline round the tile: a dot in its middle would hide its number
+            outline = (
+                f'<polygon points="{_hexagon(x, y, rad * 1.12)}"'
+                if lay.hexagonal
+                else f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad * 1.08:.1f}"'
+            )
+            parts.append(f'{outline} fill="none" stroke="{MARK}" stroke-width="2.5"/>')
+        elif cell == board.get("last_move") and value in (1, 2):
+            if label is None:
                 parts.append(
                     f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad * 0.25:.1f}" fill="{MARK}"/>'
                 )

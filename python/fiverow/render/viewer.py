@@ -192,6 +192,61 @@ def _action_cell(
     return None
 
 
+def record_html(
+    path: str | Path,
+    *,
+    variant: str | None = None,
+    game: int = 0,
+    cell_px: float | None = None,
+) -> str:
+    """The page of a game record (``.psq``, ``.sgf``; :mod:`fiverow.records`):
+    its game ``game`` (an SGF collection holds several), replayed in the
+    engine under the record's variant (``variant`` for a record that names
+    none; default freestyle)."""
+    from .. import records
+    from ..rules.renju import OPENINGS
+
+    games = records.read_all(path)
+    if not -len(games) <= game < len(games):
+        raise ValueError(f"'{path}' holds {len(games)} game(s): there is no game {game}")
+    record = games[game]
+    try:
+        config = records.config_of(record, variant)
+        played = records.replay(record, config, boards=True)
+    except records.RecordError as e:
+        raise records.RecordError(f"'{path}': {e}") from None
+    black, white = (name or "?" for name in record.players)
+    names = {"black": black, "white": white}
+    if record.forfeit is not None:
+        loser = "white" if record.result == "black" else "black"
+        outcome = f"{loser} ({names[loser]}) forfeits: {record.forfeit}"
+    elif played.over:
+        outcome = {"truncated": "stopped at the move limit", "draw": "draw"}.get(
+            played.result, f"{played.result} ({names.get(played.result, '?')}) wins"
+        )
+    else:
+        outcome = "unfinished"
+    which = f" (game {game % len(games)})" if len(games) > 1 else ""
+    return render_page(
+        played.boards,
+        played.names,
+        config,
+        title=f"{config.name}: {Path(path).name}{which}",
+        subtitle=f"black: {black}, white: {white}",
+        outcome=outcome,
+        opening=OPENINGS[played.opening] if 0 <= played.opening < len(OPENINGS) else None,
+        cell_px=cell_px,
+    )
+
+
+def write_record(path: str | Path, out: str | Path, **kwargs: Any) -> Path:
+    """Write the page of the game record ``path`` to ``out`` (keywords as
+    :func:`record_html`) and return its path."""
+    target = Path(out)
+    target.write_text(record_html(path, **kwargs), encoding="utf-8")
+    return target
+
+
 def write(path: str | Path, variant: str, episode: int, out: str | Path, **kwargs: Any) -> Path:
     """Write the page of episode ``episode`` of ``variant`` in dataset ``path``
     to ``out`` and return its path."""
@@ -215,9 +270,10 @@ h1 { font-size: 18px; margin: 0 0 2px 0; }
 #step { width: 320px; }
 #status { font-size: 14px; margin: 4px 0 8px 0; min-height: 1.2em; }
 #caption { font-size: 13px; color: #444; min-height: 1.2em; }
-#moves { max-height: 560px; overflow-y: auto; font-size: 13px; columns: 3; column-gap: 12px;
-  border-left: 1px solid #ccc; padding-left: 10px; min-width: 220px; }
-#moves div { cursor: pointer; padding: 1px 4px; break-inside: avoid; }
+#moves { max-height: 560px; overflow-y: auto; font-size: 13px; display: grid;
+  grid-template-columns: repeat(2, max-content); column-gap: 14px; align-content: start;
+  position: relative; border-left: 1px solid #ccc; padding-left: 10px; min-width: 220px; }
+#moves div { cursor: pointer; padding: 1px 4px; white-space: nowrap; }
 #moves div.now { background: #d42020; color: #fff; border-radius: 3px; }
 .hide-num .num { display: none; }
 button { font-size: 13px; }
@@ -258,11 +314,26 @@ DATA.moves.forEach((m, k) => {
   row.addEventListener("click", () => show(k + 1));
   list.appendChild(row);
 });
+// the move list keeps the current move in view (scrolling the list only)
+function follow(row) {
+  const top = row.offsetTop, bottom = top + row.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+}
+// #move=20 in the page's address opens step 20
+function fromHash() {
+  const m = /^#(?:move=)?(\\d+)$/.exec(location.hash);
+  return m ? Number(m[1]) : null;
+}
 function show(step) {
   const s = Math.max(0, Math.min(Number(slider.max), Number(step)));
   slider.value = String(s);
   for (const [g, a, b] of pieces) g.style.display = (a <= s && s < b) ? "" : "none";
   Array.from(list.children).forEach((row, k) => row.classList.toggle("now", k === s - 1));
+  if (s > 0) follow(list.children[s - 1]); else list.scrollTop = 0;
+  if (fromHash() !== s) {
+    try { history.replaceState(null, "", "#move=" + s); } catch (e) { /* a sandboxed page */ }
+  }
   const n = DATA.moves.length;
   let text = s === 0 ? "start" : "move " + s + " of " + n + ": " + DATA.moves[s - 1].name;
   if (s === n && DATA.outcome) text += " \\u2014 " + DATA.outcome;
@@ -295,7 +366,8 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Home") show(0);
   if (e.key === "End") show(slider.max);
 });
-show(slider.value);
+window.addEventListener("hashchange", () => { if (fromHash() !== null) show(fromHash()); });
+show(fromHash() !== null ? fromHash() : slider.value);
 </script>
 </body>
 </html>
