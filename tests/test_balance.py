@@ -678,3 +678,39 @@ def test_cli_balance_checks_the_out_directory_before_playing(tmp_path, capsys, m
     err = capsys.readouterr().err
     assert err.startswith("fiverow: error: cannot write the report to ")
     assert str(tmp_path / "file" / "report") in err
+
+
+def test_cli_balance_keeps_an_existing_report_without_overwrite(tmp_path, capsys, monkeypatch):
+    """A long study's report is not replaced by a short one unless asked
+    (as generate does), and the refusal comes before any game is played."""
+    out_dir = tmp_path / "r"
+    assert cli.main(balance_argv("--out", str(out_dir), "--no-plots")) == 0
+    study = (out_dir / "report.json").read_bytes()
+    capsys.readouterr()
+
+    def played(*args, **kwargs):
+        raise AssertionError("games were played before --out was checked")
+
+    with monkeypatch.context() as m:
+        m.setattr(balance, "run", played)
+        assert cli.main(balance_argv("--out", str(out_dir), "--games", "10")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fiverow: error: ") and err.count("\n") == 1
+    assert str(out_dir) in err and "--overwrite" in err and "report.json" in err
+    assert (out_dir / "report.json").read_bytes() == study
+    argv = balance_argv("--out", str(out_dir), "--games", "10", "--no-plots", "--overwrite")
+    assert cli.main(argv) == 0
+    doc = json.loads((out_dir / "report.json").read_text())
+    assert [v["games"] for v in doc["variants"]] == [10, 10]
+
+
+def test_write_refuses_an_existing_report_unless_overwrite(report, tmp_path):
+    report.write(tmp_path)
+    markdown = (tmp_path / "report.md").read_text()
+    with pytest.raises(OSError, match="overwrite=True"):
+        report.write(tmp_path, plots=False)
+    assert (tmp_path / "report.md").read_text() == markdown
+    # replaced: the old report's plots go too, so none is left over from it
+    files = report.write(tmp_path, plots=False, overwrite=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "report.md"]
+    assert set(files) == {"markdown", "json"}

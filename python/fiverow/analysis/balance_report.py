@@ -204,10 +204,15 @@ class BalanceReport:
 
         return balance_plots.write_all(self, Path(directory))
 
-    def write(self, directory: str | Path, plots: bool = True) -> dict[str, Path]:
-        """report.md, report.json and (with ``plots``) the PNGs in a directory."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+    def write(
+        self, directory: str | Path, plots: bool = True, *, overwrite: bool = False
+    ) -> dict[str, Path]:
+        """report.md, report.json and (with ``plots``) the PNGs in a directory.
+        A directory that already holds a report is refused unless
+        ``overwrite`` (CLI: ``--overwrite``); then that report's files go first."""
+        out = check_report_dir(directory, overwrite=overwrite)
+        for name in REPORT_FILES:
+            (out / name).unlink(missing_ok=True)
         images = self.plot(out) if plots else []
         md = out / "report.md"
         md.write_text(self.markdown([p.name for p in images]))
@@ -234,12 +239,23 @@ def _stop_sentence(stop: dict[str, Any], cap: int | None) -> str:
     return f"Each variant stopped {rule}, or at {cap} games; rounds are checked as they end."
 
 
-def check_report_dir(directory: str | Path) -> Path:
+#: The files a report writes (the PNGs with ``plots``).
+REPORT_FILES = ("report.md", "report.json", "win_rates.png", "lengths.png", "win_cells.png")
+
+
+def check_report_dir(directory: str | Path, *, overwrite: bool = False) -> Path:
     """Make sure the report can be written to ``directory`` (created if need
-    be) before any game is played: a long study is not lost to a bad path."""
+    be) before any game is played: a long study is not lost to a bad path,
+    nor an earlier report to a new one (refused unless ``overwrite``)."""
     out = Path(directory)
     if not str(directory).strip():
         raise ValueError("the report directory is empty: name a directory (CLI: --out)")
+    existing = [name for name in REPORT_FILES[:2] if (out / name).exists()]
+    if existing and not overwrite:
+        raise OSError(
+            f"'{out}' holds a report ({', '.join(existing)}); pass overwrite=True "
+            "(CLI: --overwrite) to replace it, or name another directory"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out):

@@ -254,7 +254,8 @@ def _balance_report(args: argparse.Namespace) -> int:
 
     _check_threads(args)
     if args.out is not None:
-        balance.check_report_dir(args.out)  # before the games: they may take hours
+        # before the games: they may take hours
+        balance.check_report_dir(args.out, overwrite=args.overwrite)
     if args.dataset and args.report:
         raise ValueError("--dataset and --report both name the games: give one")
     if (args.dataset or args.report) and args.ray is not None:
@@ -312,7 +313,7 @@ def _balance_report(args: argparse.Namespace) -> int:
             for p, (e, lo, hi) in ratings.as_dict().items():
                 print(f"  {p:<24}{e:+8.0f}  [{lo:+.0f}, {hi:+.0f}]")
     if args.out:
-        files = report.write(args.out, plots=not args.no_plots)
+        files = report.write(args.out, plots=not args.no_plots, overwrite=args.overwrite)
         if not args.json:
             print("wrote " + ", ".join(str(f) for f in files.values()))
     return 0
@@ -480,6 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--out",
         default=None,
         help="directory for report.md, report.json, plots (checked before any game is played)",
+    )
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace a report already in --out"
     )
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
