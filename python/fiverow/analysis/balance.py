@@ -515,7 +515,7 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
             ends = e["offset"] + e["length"] - 1
             played = e["length"] > 0
             if played.any():  # one point read per game, in file order
-                last[played] = vd._group["steps/action"][ends[played]]
+                last[played] = data.read_rows(path, vd._group["steps/action"], ends[played])
             per_cell = int(vd.config["modulus"]) if vd.config["rule"] == "modlinseq" else 1
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
             results.append(
@@ -539,7 +539,12 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
     keeps every game's winner and length and the winning cells): the
     statistics are computed afresh, at ``level`` (default: the report's), so
     a long study need not be played again to be re-analysed."""
-    doc = json.loads(Path(path).read_text())
+    try:
+        doc = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such report: '{path}'") from None
+    except ValueError as e:  # not JSON, not text
+        raise ValueError(f"'{path}' is not a balance report.json: {e}") from None
     try:
         settings = dict(doc["settings"])
         results = []
@@ -555,9 +560,10 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
                 winners,
             )
             results.append(r)
-    except (KeyError, TypeError) as e:
+    except (KeyError, TypeError, ValueError) as e:
+        what = f"missing {e}" if isinstance(e, KeyError) else str(e)
         raise ValueError(
-            f"{path} is not a balance report.json with its games recorded (missing {e})"
+            f"'{path}' is not a balance report.json with its games recorded ({what})"
         ) from None
     level = check_level(settings.get("level", 0.95) if level is None else level)
     settings["level"] = level

@@ -230,7 +230,18 @@ def _info_of(path: Any) -> None:
 
 
 def _info(args: argparse.Namespace) -> int:
+    if args.check:
+        from .. import data
+
+        result = data.check(args.path)
+        if not result.ok:
+            for problem in result.problems:
+                print(f"damaged: {problem}")
+            print(f"{args.path}: {len(result.problems)} damaged part(s) found", file=sys.stderr)
+            return 1
     _info_of(args.path)
+    if args.check:
+        print(f"check: {result.chunks} chunks of {result.datasets} datasets read, none damaged")
     return 0
 
 
@@ -493,6 +504,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")
     p.add_argument("path")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="read every chunk of every dataset first and name what is damaged "
+        "(exit code 1 if anything is)",
+    )
     p.set_defaults(func=_info)
 
     p = sub.add_parser("pack", help="make one file of a dataset whose run was killed")

@@ -412,7 +412,7 @@ def _resume(out: str | Path, request: dict[str, Any]) -> tuple[int, dict[int, tu
                 counts = [f[name].attrs["counts"] for name in f.attrs["variants"].split("\n")]
             games = int(sum(c[1] for c in counts))
             steps = int(sum(c[0] for c in counts))
-        except (OSError, KeyError):
+        except (OSError, KeyError, RuntimeError, ValueError):  # damaged: h5py's errors
             games = steps = -1
         if games == shard.games:
             done[shard.index] = (games, steps)
