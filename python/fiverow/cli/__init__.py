@@ -493,9 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="directory for report.md, report.json, plots (checked before any game is played)",
     )
-    p.add_argument(
-        "--overwrite", action="store_true", help="replace a report already in --out"
-    )
+    p.add_argument("--overwrite", action="store_true", help="replace a report already in --out")
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -141,6 +141,4 @@ def _chunks(node: Any) -> Iterator[tuple[slice, ...]]:
         return
     for i in range(node.id.get_num_chunks()):
         at = node.id.get_chunk_info(i).chunk_offset
-        yield tuple(
-            slice(o, min(o + c, n)) for o, c, n in zip(at, node.chunks, shape, strict=True)
-        )
+        yield tuple(slice(o, min(o + c, n)) for o, c, n in zip(at, node.chunks, shape, strict=True))
