@@ -126,6 +126,7 @@ def _variant_result(
     last_actions: npt.NDArray[Any],
     shape: tuple[int, int],
     per_cell: int,
+    seat0_players: npt.NDArray[Any] | None = None,
 ) -> VariantResult:
     decided = winners >= 0
     return VariantResult(
@@ -134,6 +135,9 @@ def _variant_result(
         lengths.astype(np.int64),
         _win_cells(last_actions[decided].astype(np.int64), shape[0], shape[1], per_cell),
         winners=winners.astype(np.int64),
+        seat0_players=np.zeros(0, np.int64)
+        if seat0_players is None
+        else np.asarray(seat0_players, dtype=np.int64),
     )
 
 
@@ -287,7 +291,13 @@ def _report(
         mine = games_done[games_done["group"] == gi]
         shape, per_cell = _shape_of(g)
         r = _variant_result(
-            g.name, mine["winner"], mine["length"], mine["last_action"], shape, per_cell
+            g.name,
+            mine["winner"],
+            mine["length"],
+            mine["last_action"],
+            shape,
+            per_cell,
+            mine["seat0_player"],
         )
         r.decision = decisions[g.name]
         results.append(r)
@@ -320,7 +330,13 @@ def _by_variant(done: npt.NDArray[Any], pool: Pool) -> list[tuple[str, Any, npt.
 
 def _result(name: str, games: npt.NDArray[Any], shape: tuple[tuple[int, int], int]) -> Any:
     return _variant_result(
-        name, games["winner"], games["length"], games["last_action"], shape[0], shape[1]
+        name,
+        games["winner"],
+        games["length"],
+        games["last_action"],
+        shape[0],
+        shape[1],
+        games["seat0_player"],
     )
 
 
@@ -520,7 +536,13 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
             results.append(
                 _variant_result(
-                    name, winners, e["length"], last, (vd.obs_shape[1], vd.obs_shape[2]), per_cell
+                    name,
+                    winners,
+                    e["length"],
+                    last,
+                    (vd.obs_shape[1], vd.obs_shape[2]),
+                    per_cell,
+                    e["players"][:, 0],
                 )
             )
         settings = {
@@ -558,6 +580,7 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
                 np.asarray(rec["win_cells"], dtype=np.int64),
                 v.get("decision"),
                 winners,
+                np.asarray(rec.get("seat0_players", []), dtype=np.int64),
             )
             results.append(r)
     except (KeyError, TypeError, ValueError) as e:
