@@ -208,8 +208,10 @@ class BalanceReport:
                 "| variant | player | wins | draws | losses | score |",
                 "|---|---|---|---|---|---|",
             ]
-            for variant, player, w, dr, lo, score in rows:
-                lines.append(f"| {variant} | {player} | {w} | {dr} | {lo} | {_fmt(*score)} |")
+            for variant, player, wins, draws, losses, score in rows:
+                lines.append(
+                    f"| {variant} | {player} | {wins} | {draws} | {losses} | {_fmt(*score)} |"
+                )
         if self.comparisons:
             lines += self._comparisons_markdown(pct)
         for variant, ratings in self.ratings.items():
@@ -263,10 +265,16 @@ class BalanceReport:
         variants = [r.summary(self.level) for r in self.results]
         for v, (_, p_holm) in zip(variants, self.advantage_p_values(), strict=True):
             v["first_seat_advantage_p_holm"] = p_holm
-        for variant, player, w, dr, lo, score in self.player_rows():
+        for variant, player, wins, draws, losses, score in self.player_rows():
             entry = next(v for v in variants if v["variant"] == variant)
             entry.setdefault("by_player", []).append(
-                {"player": player, "wins": w, "draws": dr, "losses": lo, "score": list(score)}
+                {
+                    "player": player,
+                    "wins": wins,
+                    "draws": draws,
+                    "losses": losses,
+                    "score": list(score),
+                }
             )
         return {
             "settings": self.settings,
