@@ -430,13 +430,26 @@ def _run_agents(
     a round of ``boards`` games at a time when a stop rule looks after each
     round; games lost by forfeit count as losses and are listed in the
     settings."""
-    from ..players.agent_match import Forfeit, play_agents
+    from ..env.vector import make_vec
+    from ..players.agent_match import Forfeit, check_players, play_agents
 
     first, second = chosen[0], chosen[-1]
     groups = [
         Pool({v: {"num_envs": 1, "config": resolve(v, **(params or {}))}}).groups[v]
         for v in variants
     ]
+    for variant in variants:  # every engine on every variant, before the first game
+        env = make_vec(variant, num_envs=1, **(params or {}))
+        try:
+            check_players(env, first, second)
+        except BaseException:
+            for player in {id(p): p for p in chosen}.values():
+                close = getattr(player, "close", None)
+                if callable(close):
+                    close()
+            raise
+        finally:
+            env.close()
     bar = Progress(games * len(variants), label="balance: ") if progress else None
     collected: list[npt.NDArray[Any]] = []
     decisions: dict[str, str | None] = {v: None for v in variants}

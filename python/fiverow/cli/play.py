@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import players as players_mod
 from ..env.vector import FiverowVectorEnv, make_vec
+from ..players.agent_match import check_players
 
 COMMANDS = "commands: a move (e.g. h8), undo, hint, help, quit"
 
@@ -196,6 +197,14 @@ def play(
     env = make_vec(variant, 1, seed=seed, autoreset_mode="disabled", **(params or {}))
     env.reset()
     player = make_opponent(opponent)
+    try:  # an engine that cannot play this game says so before the first move
+        check_players(env, player)
+    except BaseException:
+        close = getattr(player, "close", None)
+        if callable(close):
+            close()
+        env.close()
+        raise
     game = TerminalGame(
         env,
         player,

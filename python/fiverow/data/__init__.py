@@ -812,13 +812,28 @@ class Writer:
         current episode, right for a board whose episode just ended).
         ``forfeit``: why the loser lost, for a game that ended by a player's
         failure rather than by the rules (``winner`` is then the other seat);
-        the file lists such games (:attr:`VariantData.forfeits`)."""
+        the file lists such games (:attr:`VariantData.forfeits`). A game
+        forfeited before its first move has no episode to write (an episode
+        has at least one step): it is listed in the file's ``forfeits``
+        attribute only, with ``"moves": 0``."""
         if forfeit is not None and (not isinstance(forfeit, str) or winner not in (0, 1)):
             raise ValueError(
                 "forfeit is the reason (a string) for a game won by the other seat "
                 f"(winner 0 or 1), got forfeit={forfeit!r}, winner={winner!r}"
             )
         name = group or self.pool._order[0]
+        if forfeit is not None and np.size(actions) == 0:
+            self._forfeits.append(
+                {
+                    "variant": name,
+                    "game": self._games,
+                    "seat": 1 - int(winner),
+                    "reason": forfeit,
+                    "moves": 0,
+                }
+            )
+            self._games += 1
+            return
         g = self.pool.group(name)
         steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
         shapes = {
