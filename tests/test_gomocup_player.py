@@ -585,3 +585,32 @@ def test_a_game_forfeited_before_any_move_is_listed_not_written(tmp_path, capsys
         assert len(ds) == 0
         assert [f["moves"] for f in ds.forfeit_records] == [0, 0, 0]
         assert all(f["reason"].startswith("garbage") for f in ds.forfeit_records)
+
+
+def test_stones_a_brain_placed_in_the_swap2_opening_keep_their_order(tmp_path, monkeypatch):
+    """The stones a brain decided ahead (its three opening stones, the 4th
+    with which it takes white) are placed by fiverow one move at a time; the
+    BOARD that later tells the brain the position lists every stone in the
+    order played, colours alternating (Rapfi read a black stone listed before
+    its own white one as two black moves in a row, and lost track)."""
+    lines = brain_log(tmp_path, monkeypatch)
+    brain = scripted("swap2-white")
+    try:
+        result = fiverow.Match(
+            "freestyle-swap2", brain, "random", games=4, boards=1, seed=2, params={"size": 15}
+        ).play()
+    finally:
+        brain.close()
+    assert result.forfeits == []
+    boards, current = [], None
+    for _, line in lines():
+        if line == "BOARD":
+            current = []
+        elif line == "DONE" and current is not None:
+            boards.append([int(stone.rsplit(",", 1)[1]) for stone in current])
+            current = None
+        elif current is not None:
+            current.append(line)
+    assert any(len(fields) >= 5 for fields in boards), boards
+    for fields in boards:
+        assert all(a != b for a, b in zip(fields, fields[1:])), fields

@@ -26,6 +26,7 @@ and, from the start, protocol dialects of real brains:
               INFO rule other than 0, 1, 2, 4, 5, 6 gets "ERROR Unknown rule id"
     gomocup2020  reads SWAP2BOARD stones as x,y only (the 2020 announcement):
               a stone with a field makes the block one "ERROR" at DONE
+    swap2-white  answers 3 Swap2 stones with a 4th (it takes white) instead of SWAP
     no-about  never answers ABOUT
     no-restart  answers RESTART with "UNKNOWN" (START works)
     bad-size  answers START and RECTSTART with "ERROR unsupported size"
@@ -133,6 +134,10 @@ for raw in sys.stdin:
                         board[xy] = 1
                         stones.append(f"{xy[0]},{xy[1]}")
                     say(" ".join(stones))
+                elif MODE == "swap2-white" and len(board) == 3:
+                    x, y = choose()
+                    board[(x, y)] = 1
+                    say(f"{x},{y}")
                 else:
                     say("SWAP")
             else:

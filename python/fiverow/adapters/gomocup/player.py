@@ -366,6 +366,7 @@ class Gomocup:
                 action = request.game.pending.pop(0)
                 if masks[i][action]:
                     actions[i] = action
+                    _played(request, action)
                 else:
                     self._forfeit(request, f"illegal: swap2 stone {_xy(action, request.width)}")
                 continue
@@ -728,6 +729,7 @@ class Gomocup:
             raise _bad_answer(answer, f"{' or '.join(map(str, wanted))} stones or SWAP")
         if r.phase == "first stone":
             r.game.pending = cells[1:]
+            _played(r, cells[0])
             return cells[0]
         r.game.pending = cells
         return place_two if len(cells) == 2 else take_white
@@ -738,6 +740,15 @@ class _Rules:
     """What the INFO lines say, without a move request (:meth:`Gomocup.check_env`)."""
 
     rule: int
+
+
+def _played(r: Request, action: int) -> None:
+    """A stone the brain placed, in the game's move order: a later BOARD
+    lists the stones in that order, which must alternate as they were
+    played (a brain reads two stones of one colour in a row as a pass)."""
+    if action < r.n_cells:
+        r.game.history.append(action)
+        r.game.colours[action] = r.colour
 
 
 def _swap2_stone(cell: int, r: Request, form: str) -> str:
