@@ -613,4 +613,4 @@ def test_stones_a_brain_placed_in_the_swap2_opening_keep_their_order(tmp_path, m
             current.append(line)
     assert any(len(fields) >= 5 for fields in boards), boards
     for fields in boards:
-        assert all(a != b for a, b in zip(fields, fields[1:])), fields
+        assert all(a != b for a, b in zip(fields, fields[1:], strict=False)), fields

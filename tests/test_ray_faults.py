@@ -64,6 +64,10 @@ def cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
 @pytest.mark.serial
 @pytest.mark.parametrize("address", ["127.0.0.1:1", "ray://127.0.0.1:1"])
 def test_a_wrong_address_fails_in_one_line_naming_it(tmp_path, address):
+    with pytest.raises(distributed.ClusterError, match=f"cannot reach a Ray cluster at {address}"):
+        distributed.check_reachable(address)
+    with pytest.raises(ValueError, match="not a cluster address"):
+        distributed.check_reachable("no-port-here")
     out = tmp_path / "r.h5"
     run = cli("generate", "--games", "4", "--out", str(out), "--ray", address, "--quiet")
     assert run.returncode == 2, run

@@ -121,7 +121,7 @@ def connect(address: RayAddress) -> Iterator[None]:
 
 
 def check_reachable(address: str, seconds: float = CONNECT_SECONDS) -> None:
-    """ConnectionError, naming the address, unless a Ray cluster answers
+    """:class:`ClusterError`, naming the address, unless a Ray cluster answers
     there within about ``seconds``: Ray itself would retry an address where
     nothing listens for minutes, printing only its warnings. ``"auto"`` is
     the cluster started on this machine (or ``RAY_ADDRESS``)."""
@@ -131,7 +131,7 @@ def check_reachable(address: str, seconds: float = CONNECT_SECONDS) -> None:
     try:
         target = address[len("ray://") :] if client else canonicalize_bootstrap_address(address)
     except ConnectionError as e:  # "auto" with no cluster here
-        raise ConnectionError(f"ray address {address}: {e}") from None
+        raise ClusterError(f"ray address {address}: {e}") from None
     except ValueError:
         target = None
     host, _, port = (target or "").rpartition(":")
@@ -144,7 +144,7 @@ def check_reachable(address: str, seconds: float = CONNECT_SECONDS) -> None:
         socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
     except OSError as e:
         why = f"no answer in {seconds:g} s" if isinstance(e, TimeoutError) else e.strerror or e
-        raise ConnectionError(
+        raise ClusterError(
             f"cannot reach a Ray cluster at {address} ({why}): start one there "
             "(`ray start --head`) or give the head's address"
         ) from None
@@ -162,7 +162,7 @@ def _check_gcs(address: str, target: str) -> None:
     try:
         GcsClient(address=target)
     except Exception as e:  # noqa: BLE001 - Ray's RpcError and kin
-        raise ConnectionError(
+        raise ClusterError(
             f"cannot reach a Ray cluster at {address}: something listens there but does "
             f"not answer as Ray's GCS ({e})"
         ) from None
