@@ -678,3 +678,86 @@ def test_cli_balance_checks_the_out_directory_before_playing(tmp_path, capsys, m
     err = capsys.readouterr().err
     assert err.startswith("fiverow: error: cannot write the report to ")
     assert str(tmp_path / "file" / "report") in err
+
+
+def test_cli_balance_keeps_an_existing_report_without_overwrite(tmp_path, capsys, monkeypatch):
+    """A long study's report is not replaced by a short one unless asked
+    (as generate does), and the refusal comes before any game is played."""
+    out_dir = tmp_path / "r"
+    assert cli.main(balance_argv("--out", str(out_dir), "--no-plots")) == 0
+    study = (out_dir / "report.json").read_bytes()
+    capsys.readouterr()
+
+    def played(*args, **kwargs):
+        raise AssertionError("games were played before --out was checked")
+
+    with monkeypatch.context() as m:
+        m.setattr(balance, "run", played)
+        assert cli.main(balance_argv("--out", str(out_dir), "--games", "10")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fiverow: error: ") and err.count("\n") == 1
+    assert str(out_dir) in err and "--overwrite" in err and "report.json" in err
+    assert (out_dir / "report.json").read_bytes() == study
+    argv = balance_argv("--out", str(out_dir), "--games", "10", "--no-plots", "--overwrite")
+    assert cli.main(argv) == 0
+    doc = json.loads((out_dir / "report.json").read_text())
+    assert [v["games"] for v in doc["variants"]] == [10, 10]
+
+
+def test_write_refuses_an_existing_report_unless_overwrite(report, tmp_path):
+    report.write(tmp_path)
+    markdown = (tmp_path / "report.md").read_text()
+    with pytest.raises(OSError, match="overwrite=True"):
+        report.write(tmp_path, plots=False)
+    assert (tmp_path / "report.md").read_text() == markdown
+    # replaced: the old report's plots go too, so none is left over from it
+    files = report.write(tmp_path, plots=False, overwrite=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "report.md"]
+    assert set(files) == {"markdown", "json"}
+
+
+def test_two_swapped_players_are_reported_each(tmp_path):
+    """With two players and swapped seats the table, report.md and
+    report.json say how each player did, whichever seat it held."""
+    rep = balance.run("freestyle", ["random", "heuristic"], games=40, seed=2, swap=True)
+    r = rep.results[0]
+    assert sorted(set(r.seat0_players.tolist())) == [0, 1]  # both sat first
+    mine = r.by_player()
+    assert mine is not None and mine.games == 40
+    # the counts by player, from each game's winner and who sat first
+    random_seat = np.where(r.seat0_players == 0, 0, 1)
+    assert mine.first_wins == int(np.sum(r.winners == random_seat))
+    assert mine.second_wins == int(np.sum((r.winners >= 0) & (r.winners != random_seat)))
+    assert mine.second_wins >= 36  # heuristic beats random, in either seat
+    rows = rep.player_rows()
+    assert [(v, p) for v, p, *_ in rows] == [("freestyle", "random"), ("freestyle", "heuristic")]
+    (_, _, w, d, lo, score), (_, _, w2, d2, lo2, score2) = rows
+    assert (w, d, lo) == (mine.first_wins, mine.draws, mine.second_wins) == (lo2, d2, w2)
+    assert score[1] <= score[0] <= score[2] and score2[0] == pytest.approx(1 - score[0])
+    table = rep.table().splitlines()
+    start = table.index("by player (seats swapped game by game; score: a draw counts half):")
+    assert table[start + 2].split()[:5] == ["freestyle", "random", str(w), str(d), str(lo)]
+    assert table[start + 3].split()[:5] == ["freestyle", "heuristic", str(w2), str(d2), str(lo2)]
+    md = rep.markdown()
+    assert "## By player" in md and f"| freestyle | heuristic | {w2} | {d2} | {lo2} |" in md
+    doc = rep.to_json()
+    assert [p["player"] for p in doc["variants"][0]["by_player"]] == ["random", "heuristic"]
+    path = rep.write(tmp_path, plots=False)["json"]
+    assert balance.from_report(path).markdown() == md  # the seats are in report.json
+    # one player, or two in fixed seats: the seats are the players, no second table
+    fixed = balance.run("freestyle", ["random", "heuristic"], games=10, seed=2)
+    assert fixed.player_rows() == [] and "by player" not in fixed.table()
+    assert "## By player" not in fixed.markdown()
+
+
+def test_cli_balance_prints_the_verdicts_and_each_players_results(capsys):
+    argv = ["balance", "--variants", "freestyle", "--players", "heuristic,random", "--swap"]
+    argv += ["--stop", "sprt", "--games", "400", "--boards", "16", "--seed", "5", "--quiet"]
+    argv += ["--param", "size=9"]
+    assert cli.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("variant") and lines[0].endswith("verdict")
+    # the seats alternate, so neither seat is favoured: the players are
+    assert lines[1].startswith("freestyle") and lines[1].endswith("balanced within delta")
+    assert any(line.split()[:2] == ["freestyle", "heuristic"] for line in lines[3:])
+    assert any(line.split()[:2] == ["freestyle", "random"] for line in lines[3:])

@@ -6,8 +6,9 @@
   share one namespace (fiverow imported), in order; `>>>` blocks are doctests
   in it.
 - Shell lines: `fiverow ...` runs, with the long-job flags of SCALED capped
-  (`--games 100000` runs 4 games; `generate` may overwrite); the same caps apply to the keyword
-  arguments of Python blocks (`games=200` plays 4). `python SCRIPT ...` for the
+  (`--games 100000` runs 4 games; `generate` and `balance --out` may
+  overwrite); the same caps apply to the keyword arguments of Python blocks
+  (`games=200` plays 4). `python SCRIPT ...` for the
   scripts of examples/ and benchmarks/ (minutes-long jobs, run by their own
   tests) is checked against the script's parser: every flag must exist.
   `make TARGET` must name a target of the Makefile, `pip install '.[x]'` an
@@ -79,8 +80,10 @@ def scale_args(args: list[str]) -> list[str]:
 
 
 def overwrite(args: list[str]) -> list[str]:
-    """Pages share files (README's data.h5 is written again by hdf5.md)."""
-    return ["--overwrite"] if args[:1] == ["generate"] and "--overwrite" not in args else []
+    """Pages share files (README's data.h5 is written again by hdf5.md, its
+    report/ by balance.md)."""
+    writes = args[:1] == ["generate"] or (args[:1] == ["balance"] and "--out" in args)
+    return ["--overwrite"] if writes and "--overwrite" not in args else []
 
 
 def drop_ray(args: list[str]) -> list[str]:

@@ -409,3 +409,208 @@ def test_balance_with_an_engine():
         "freestyle", [good], games=4, params={"size": 9}, stop=balance.StopRule("width", width=0.9)
     )
     assert report.settings["forfeits"] == [] and report.results[0].outcomes.games == 4
+
+
+# ---- dialects and faults between commands (issue 27) ----
+
+
+def brain_log(tmp_path, monkeypatch):
+    """Every line the scripted brains read: (pid, line) pairs."""
+    log = tmp_path / "brain.log"
+    monkeypatch.setenv("FIVEROW_BRAIN_LOG", str(log))
+
+    def lines():
+        text = log.read_text() if log.exists() else ""
+        return [tuple(row.split(" ", 1)) if " " in row else (row, "") for row in text.splitlines()]
+
+    return lines
+
+
+def swap2_blocks(lines):
+    """The stones of every SWAP2BOARD block sent, in order."""
+    blocks, current = [], None
+    for _, line in lines:
+        if line == "SWAP2BOARD":
+            current = []
+        elif line == "DONE" and current is not None:
+            blocks.append(current)
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+@pytest.mark.parametrize("mode,form", [("rapfi", "x,y,field"), ("gomocup2020", "x,y")])
+def test_swap2_with_either_form_of_the_stones(tmp_path, monkeypatch, mode, form):
+    """Rapfi reads SWAP2BOARD stones as x,y,field and answers ERROR to each
+    x,y one (then opens anew); a 2020 brain refuses x,y,field. Either plays
+    every Swap2 game: a refused block is sent again in the other form, the
+    brain's other lines about it are dropped (not read as the answer to the
+    next command), and the form that worked is kept for the brain."""
+    lines = brain_log(tmp_path, monkeypatch)
+    brain = scripted(mode)
+    try:
+        result = fiverow.Match(
+            "freestyle-swap2", brain, "random", games=4, boards=1, seed=1, params={"size": 15}
+        ).play()
+    finally:
+        brain.close()
+    assert result.forfeits == [] and result.total().games == 4
+    assert brain.swap2_form == form and brain.faults == []
+    with_stones = [b for b in swap2_blocks(lines()) if b]
+    assert with_stones, "the brain never had to read stones"
+    wrong = [b for b in with_stones if (b[0].count(",") == 2) != (form == "x,y,field")]
+    assert len(wrong) == (1 if mode == "rapfi" else 0)  # tried once in the other form, then kept
+    if mode == "rapfi":  # the first block with stones went as x,y, the next ones with fields
+        assert with_stones[0][0].count(",") == 1 and with_stones[1][0].count(",") == 2
+        # fields: 1 for the brain's colour (the colour to move: white, after 3 stones)
+        assert [s.rsplit(",", 1)[1] for s in with_stones[1][:3]] == ["2", "1", "2"]
+
+
+def test_unrequested_lines_are_not_read_as_answers():
+    """A brain that sends an extra ERROR line after its moves: the line is
+    dropped before the next command, not taken for its answer."""
+    with scripted("extra-error") as brain:
+        result = play_one(small_env(), {0: brain, 1: fiverow.players.make("random")})
+        assert result["forfeit"] is None and len(result["moves"]) >= 9, result
+        unrequested = brain._slots[0].brain.unrequested
+        assert "ERROR an unrequested line" in unrequested
+
+
+def test_a_brain_that_refuses_restart_gets_start(tmp_path, monkeypatch):
+    lines = brain_log(tmp_path, monkeypatch)
+    brain = scripted("no-restart", processes=1)
+    try:
+        result = fiverow.Match(
+            "freestyle", brain, "random", games=3, boards=1, params={"size": 9}
+        ).play()
+    finally:
+        brain.close()
+    assert result.forfeits == [] and result.total().games == 3
+    assert brain.restarts is False
+    sent = [line for _, line in lines()]
+    assert sent.count("RESTART") == 1  # asked once, refused, then START for each new game
+    assert sent.count("START 9") == 3
+
+
+def test_a_brain_killed_between_moves_loses_that_game():
+    """One behaviour: the game in which a move is asked of a dead brain is
+    lost as a crash; the next game gets a new process."""
+    with scripted("die", 2) as brain:
+        env = small_env()
+        result = play_one(env, {0: brain, 1: fiverow.players.make("random")})
+        assert result["forfeit"].startswith("crash: crashed (killed by signal 9)"), result
+        assert result["winner"] == 1 and len(result["moves"]) == 4  # its 2nd answer, then dead
+        env.reset()
+        actions = brain.act(env, np.array([True]))
+        assert brain.take_forfeits() == {} and env.action_masks()[0][actions[0]]
+
+
+def test_a_brain_that_never_answers_about_is_asked_once(tmp_path, monkeypatch):
+    lines = brain_log(tmp_path, monkeypatch)
+    brain = scripted("no-about", processes=1, startup=1.0)
+    try:
+        result = fiverow.Match(
+            "freestyle", brain, "random", games=3, boards=1, params={"size": 9}
+        ).play()
+    finally:
+        brain.close()
+    assert result.forfeits == [] and result.total().games == 3
+    assert [line for _, line in lines()].count("ABOUT") == 1
+    assert brain.about == {"error": "no answer to ABOUT in 1 s"}
+
+
+@pytest.mark.parametrize(
+    "brain,variant,params,words",
+    [
+        ("gomocup:/nonexistent/pbrain-x", "freestyle", {}, "cannot start: [Errno 2]"),
+        ("bad-size", "freestyle", {}, "cannot play freestyle on 9x9: START 9 answered 'ERROR"),
+        (
+            "rapfi",
+            "caro",
+            {"caro_ends": "gomocup"},
+            "cannot play caro (INFO rule 9): it answered 'ERROR Unknown rule id: 9",
+        ),
+        ("good", "hex", {"size": None}, "cannot play hex: Gomocup brains play on square boards"),
+    ],
+)
+def test_an_engine_that_cannot_play_is_reported_before_the_first_move(
+    tmp_path, monkeypatch, capsys, brain, variant, params, words
+):
+    from fiverow.engines import EngineError
+
+    lines = brain_log(tmp_path, monkeypatch)
+    spec = brain if brain.startswith("gomocup:") else f"gomocup:{sys.executable} {BRAIN} {brain}"
+    overrides = {"size": 9, **params}
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    engine = fiverow.players.make(spec)
+    try:
+        with pytest.raises(EngineError) as e:
+            engine.check_env(fiverow.make_vec(variant, 1, **overrides))
+    finally:
+        engine.close()
+    assert str(e.value).startswith(f"the engine {spec} ") and words in str(e.value)
+    argv = ["--variant", variant, *(f"--param={k}={v}" for k, v in overrides.items())]
+    # generate: before any file, whichever seat the engine is in, the other never asked
+    for seat in ("--black", "--white"):
+        out = tmp_path / "e.h5"
+        other = "--white" if seat == "--black" else "--black"
+        good = f"gomocup:{sys.executable} {BRAIN}"
+        code = cli_main(
+            ["generate", *argv, seat, spec, other, good, "--games", "2", "--out", str(out)]
+        )
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and words in err, err
+        assert not out.exists()
+        assert not [line for _, line in lines() if line in ("BEGIN", "TURN") or "," in line]
+    # play: before the person's first move, not "you win"
+    code = cli_main(["play", *argv, "--opponent", spec])
+    out, err = capsys.readouterr()
+    assert code == 2 and words in err and "your move" not in out and "you win" not in out
+    # balance and Match too
+    assert cli_main(["balance", "--variants", variant, "--players", spec, "--games", "2",
+                     *argv]) == 2  # fmt: skip
+    assert words in capsys.readouterr().err
+
+
+def test_a_game_forfeited_before_any_move_is_listed_not_written(tmp_path, capsys):
+    """An engine whose first move of every game is garbage: no episode has
+    steps to write; each game is in the file's forfeits, the file opens."""
+    out = tmp_path / "g.h5"
+    black = f"gomocup:{sys.executable} {BRAIN} garbage 1"
+    argv = ["generate", "--param", "size=9", "--black", black, "--white", "random"]
+    assert cli_main([*argv, "--games", "3", "--out", str(out), "--quiet"]) == 0
+    assert "wrote 0 games" in capsys.readouterr().out
+    with fiverow.data.open(out) as ds:
+        assert len(ds) == 0
+        assert [f["moves"] for f in ds.forfeit_records] == [0, 0, 0]
+        assert all(f["reason"].startswith("garbage") for f in ds.forfeit_records)
+
+
+def test_stones_a_brain_placed_in_the_swap2_opening_keep_their_order(tmp_path, monkeypatch):
+    """The stones a brain decided ahead (its three opening stones, the 4th
+    with which it takes white) are placed by fiverow one move at a time; the
+    BOARD that later tells the brain the position lists every stone in the
+    order played, colours alternating (Rapfi read a black stone listed before
+    its own white one as two black moves in a row, and lost track)."""
+    lines = brain_log(tmp_path, monkeypatch)
+    brain = scripted("swap2-white")
+    try:
+        result = fiverow.Match(
+            "freestyle-swap2", brain, "random", games=4, boards=1, seed=2, params={"size": 15}
+        ).play()
+    finally:
+        brain.close()
+    assert result.forfeits == []
+    boards, current = [], None
+    for _, line in lines():
+        if line == "BOARD":
+            current = []
+        elif line == "DONE" and current is not None:
+            boards.append([int(stone.rsplit(",", 1)[1]) for stone in current])
+            current = None
+        elif current is not None:
+            current.append(line)
+    assert any(len(fields) >= 5 for fields in boards), boards
+    for fields in boards:
+        assert all(a != b for a, b in zip(fields, fields[1:], strict=False)), fields

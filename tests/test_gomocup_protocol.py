@@ -90,8 +90,16 @@ def test_a_bad_line_in_a_block_is_reported_once_at_done():
     assert len(messages) == 2 and block is None
     assert isinstance(messages[0], P.Malformed) and "'7,7'" in messages[0].reason
     assert messages[1] == P.Begin()  # the brain reads on after the block
-    messages, _ = parse_all(["SWAP2BOARD", "7,7,1", "DONE"])
-    assert isinstance(messages[0], P.Malformed) and "x,y" in messages[0].reason
+    for bad in ("7,7,3", "7,7,1,1", "7"):
+        messages, _ = parse_all(["SWAP2BOARD", bad, "DONE"])
+        assert isinstance(messages[0], P.Malformed) and "x,y" in messages[0].reason
+
+
+def test_swap2_stones_are_read_in_either_form():
+    """x,y (the 2020 announcement) and x,y,field (as BOARD; Rapfi), mixed even."""
+    for lines in (["7,7", "8,7", "9,9"], ["7,7,2", "8,7,1", "9,9,2"], ["7,7", "8,7,1", "9,9"]):
+        messages, _ = parse_all(["SWAP2BOARD", *lines, "DONE"])
+        assert messages == [P.Swap2Board(((7, 7), (8, 7), (9, 9)))]
 
 
 def test_end_inside_a_block_ends():

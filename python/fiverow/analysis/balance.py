@@ -126,6 +126,7 @@ def _variant_result(
     last_actions: npt.NDArray[Any],
     shape: tuple[int, int],
     per_cell: int,
+    seat0_players: npt.NDArray[Any] | None = None,
 ) -> VariantResult:
     decided = winners >= 0
     return VariantResult(
@@ -134,6 +135,9 @@ def _variant_result(
         lengths.astype(np.int64),
         _win_cells(last_actions[decided].astype(np.int64), shape[0], shape[1], per_cell),
         winners=winners.astype(np.int64),
+        seat0_players=np.zeros(0, np.int64)
+        if seat0_players is None
+        else np.asarray(seat0_players, dtype=np.int64),
     )
 
 
@@ -287,7 +291,13 @@ def _report(
         mine = games_done[games_done["group"] == gi]
         shape, per_cell = _shape_of(g)
         r = _variant_result(
-            g.name, mine["winner"], mine["length"], mine["last_action"], shape, per_cell
+            g.name,
+            mine["winner"],
+            mine["length"],
+            mine["last_action"],
+            shape,
+            per_cell,
+            mine["seat0_player"],
         )
         r.decision = decisions[g.name]
         results.append(r)
@@ -320,7 +330,13 @@ def _by_variant(done: npt.NDArray[Any], pool: Pool) -> list[tuple[str, Any, npt.
 
 def _result(name: str, games: npt.NDArray[Any], shape: tuple[tuple[int, int], int]) -> Any:
     return _variant_result(
-        name, games["winner"], games["length"], games["last_action"], shape[0], shape[1]
+        name,
+        games["winner"],
+        games["length"],
+        games["last_action"],
+        shape[0],
+        shape[1],
+        games["seat0_player"],
     )
 
 
@@ -414,13 +430,26 @@ def _run_agents(
     a round of ``boards`` games at a time when a stop rule looks after each
     round; games lost by forfeit count as losses and are listed in the
     settings."""
-    from ..players.agent_match import Forfeit, play_agents
+    from ..env.vector import make_vec
+    from ..players.agent_match import Forfeit, check_players, play_agents
 
     first, second = chosen[0], chosen[-1]
     groups = [
         Pool({v: {"num_envs": 1, "config": resolve(v, **(params or {}))}}).groups[v]
         for v in variants
     ]
+    for variant in variants:  # every engine on every variant, before the first game
+        env = make_vec(variant, num_envs=1, **(params or {}))
+        try:
+            check_players(env, first, second)
+        except BaseException:
+            for player in {id(p): p for p in chosen}.values():
+                close = getattr(player, "close", None)
+                if callable(close):
+                    close()
+            raise
+        finally:
+            env.close()
     bar = Progress(games * len(variants), label="balance: ") if progress else None
     collected: list[npt.NDArray[Any]] = []
     decisions: dict[str, str | None] = {v: None for v in variants}
@@ -515,12 +544,18 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
             ends = e["offset"] + e["length"] - 1
             played = e["length"] > 0
             if played.any():  # one point read per game, in file order
-                last[played] = vd._group["steps/action"][ends[played]]
+                last[played] = data.read_rows(path, vd._group["steps/action"], ends[played])
             per_cell = int(vd.config["modulus"]) if vd.config["rule"] == "modlinseq" else 1
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
             results.append(
                 _variant_result(
-                    name, winners, e["length"], last, (vd.obs_shape[1], vd.obs_shape[2]), per_cell
+                    name,
+                    winners,
+                    e["length"],
+                    last,
+                    (vd.obs_shape[1], vd.obs_shape[2]),
+                    per_cell,
+                    e["players"][:, 0],
                 )
             )
         settings = {
@@ -539,7 +574,12 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
     keeps every game's winner and length and the winning cells): the
     statistics are computed afresh, at ``level`` (default: the report's), so
     a long study need not be played again to be re-analysed."""
-    doc = json.loads(Path(path).read_text())
+    try:
+        doc = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such report: '{path}'") from None
+    except ValueError as e:  # not JSON, not text
+        raise ValueError(f"'{path}' is not a balance report.json: {e}") from None
     try:
         settings = dict(doc["settings"])
         results = []
@@ -553,11 +593,13 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
                 np.asarray(rec["win_cells"], dtype=np.int64),
                 v.get("decision"),
                 winners,
+                np.asarray(rec.get("seat0_players", []), dtype=np.int64),
             )
             results.append(r)
-    except (KeyError, TypeError) as e:
+    except (KeyError, TypeError, ValueError) as e:
+        what = f"missing {e}" if isinstance(e, KeyError) else str(e)
         raise ValueError(
-            f"{path} is not a balance report.json with its games recorded (missing {e})"
+            f"'{path}' is not a balance report.json with its games recorded ({what})"
         ) from None
     level = check_level(settings.get("level", 0.95) if level is None else level)
     settings["level"] = level

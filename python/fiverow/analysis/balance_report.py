@@ -28,6 +28,19 @@ class VariantResult:
     decision: str | None = None  # the stop rule's verdict, if one was used
     # the winning seat of every game in the order played (-1: draw or truncated)
     winners: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    # which player (0 or 1) sat in the first seat, game by game (empty: unknown)
+    seat0_players: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    def by_player(self) -> Outcomes | None:
+        """The games from player 0's side (wins, draws, player 1's wins),
+        whichever seat each sat in; None when the seats are not recorded."""
+        if len(self.seat0_players) != len(self.winners) or not len(self.winners):
+            return None
+        player0_seat = (self.seat0_players != 0).astype(np.int64)  # player 0 sat second
+        decided = self.winners >= 0
+        p0_wins = int(np.sum(decided & (self.winners == player0_seat)))
+        p1_wins = int(np.sum(decided & (self.winners != player0_seat)))
+        return Outcomes(p0_wins, int(np.sum(~decided)), p1_wins)
 
     def summary(self, level: float = 0.95) -> dict[str, Any]:
         """The variant's rates, first-seat advantage and lengths (its JSON entry)."""
@@ -49,6 +62,7 @@ class VariantResult:
                 "winners": self.winners.tolist(),
                 "lengths": self.lengths.tolist(),
                 "win_cells": self.win_cells.tolist(),
+                "seat0_players": self.seat0_players.tolist(),
             },
         }
 
@@ -74,14 +88,48 @@ class BalanceReport:
         raw = [r.outcomes.advantage_p_value() for r in self.results]
         return list(zip(raw, holm_tested(raw), strict=True))
 
+    @property
+    def two_players(self) -> tuple[str, str] | None:
+        """The two players' names when two played with their seats swapped
+        (each player's results then say more than each seat's), else None."""
+        players = self.settings.get("players") or []
+        if len(players) != 2 or not self.settings.get("swap"):
+            return None
+        if players[0] == players[1]:
+            return (f"{players[0]} (player 0)", f"{players[1]} (player 1)")
+        return (str(players[0]), str(players[1]))
+
+    def player_rows(self) -> list[tuple[str, str, int, int, int, tuple[float, float, float]]]:
+        """With two players and swapped seats: per variant and player, (variant,
+        player, wins, draws, losses, (score, low, high)), the score counting a
+        draw as half a win, its interval at the report's level (the first-seat
+        advantage's interval, applied to player 0 against player 1)."""
+        names = self.two_players
+        if names is None:
+            return []
+        rows = []
+        for r in self.results:
+            o = r.by_player()
+            if o is None:
+                continue
+            d, low, high = o.advantage(level=self.level)
+            score = ((1 + d) / 2, (1 + low) / 2, (1 + high) / 2)
+            rows.append((r.variant, names[0], o.first_wins, o.draws, o.second_wins, score))
+            flipped = (1 - score[0], 1 - score[2], 1 - score[1])
+            rows.append((r.variant, names[1], o.second_wins, o.draws, o.first_wins, flipped))
+        return rows
+
     # ---- text ----
 
     def table(self) -> str:
-        """A terminal table: one line per variant."""
+        """A terminal table: one line per variant (with its stop rule's
+        verdict when one was used); with two players and swapped seats, a
+        second table of how each player did."""
+        stopped = self.settings.get("stop") is not None
         head = (
             f"{'variant':<18}{'games':>7}  {'first seat wins':<24}{'draws':<24}"
             f"{'second seat wins':<24}{'advantage':<24}{'p':>7}{'length':>8}"
-        )
+        ) + ("  verdict" if stopped else "")
         lines = [head]
         for r in self.results:
             rates = r.outcomes.rates(self.level)
@@ -91,7 +139,18 @@ class BalanceReport:
             lines.append(
                 f"{r.variant:<18}{r.outcomes.games:>7}  {cells[0]:<24}{cells[1]:<24}"
                 f"{cells[2]:<24}{adv:<24}{_p(r.outcomes.advantage_p_value()):>7}{mean:>8.1f}"
+                + (f"  {r.decision or 'undecided'}" if stopped else "")
             )
+        rows = self.player_rows()
+        if rows:
+            pct = f"{100 * self.level:g}%"
+            lines += [
+                "",
+                "by player (seats swapped game by game; score: a draw counts half):",
+                f"{'variant':<18}{'player':<28}{'wins':>6}{'draws':>7}{'losses':>8}  score [{pct}]",
+            ]
+            for variant, player, w, dr, lo, score in rows:
+                lines.append(f"{variant:<18}{player:<28}{w:>6}{dr:>7}{lo:>8}  {_fmt(*score)}")
         return "\n".join(lines)
 
     def markdown(self, plots: Sequence[str] = ()) -> str:
@@ -135,6 +194,24 @@ class BalanceReport:
             if stopped:
                 row += f" {r.decision or 'undecided'} |"
             lines.append(row)
+        rows = self.player_rows()
+        if rows:
+            lines += [
+                "",
+                "## By player",
+                "",
+                "The seats alternated game by game, so each player's results cover both "
+                "seats alike. The score counts a draw as half a win; its "
+                f"{pct} interval is that of the advantage above, applied to the first "
+                "player against the second.",
+                "",
+                "| variant | player | wins | draws | losses | score |",
+                "|---|---|---|---|---|---|",
+            ]
+            for variant, player, wins, draws, losses, score in rows:
+                lines.append(
+                    f"| {variant} | {player} | {wins} | {draws} | {losses} | {_fmt(*score)} |"
+                )
         if self.comparisons:
             lines += self._comparisons_markdown(pct)
         for variant, ratings in self.ratings.items():
@@ -188,6 +265,17 @@ class BalanceReport:
         variants = [r.summary(self.level) for r in self.results]
         for v, (_, p_holm) in zip(variants, self.advantage_p_values(), strict=True):
             v["first_seat_advantage_p_holm"] = p_holm
+        for variant, player, wins, draws, losses, score in self.player_rows():
+            entry = next(v for v in variants if v["variant"] == variant)
+            entry.setdefault("by_player", []).append(
+                {
+                    "player": player,
+                    "wins": wins,
+                    "draws": draws,
+                    "losses": losses,
+                    "score": list(score),
+                }
+            )
         return {
             "settings": self.settings,
             "variants": variants,
@@ -204,10 +292,15 @@ class BalanceReport:
 
         return balance_plots.write_all(self, Path(directory))
 
-    def write(self, directory: str | Path, plots: bool = True) -> dict[str, Path]:
-        """report.md, report.json and (with ``plots``) the PNGs in a directory."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+    def write(
+        self, directory: str | Path, plots: bool = True, *, overwrite: bool = False
+    ) -> dict[str, Path]:
+        """report.md, report.json and (with ``plots``) the PNGs in a directory.
+        A directory that already holds a report is refused unless
+        ``overwrite`` (CLI: ``--overwrite``); then that report's files go first."""
+        out = check_report_dir(directory, overwrite=overwrite)
+        for name in REPORT_FILES:
+            (out / name).unlink(missing_ok=True)
         images = self.plot(out) if plots else []
         md = out / "report.md"
         md.write_text(self.markdown([p.name for p in images]))
@@ -234,12 +327,23 @@ def _stop_sentence(stop: dict[str, Any], cap: int | None) -> str:
     return f"Each variant stopped {rule}, or at {cap} games; rounds are checked as they end."
 
 
-def check_report_dir(directory: str | Path) -> Path:
+#: The files a report writes (the PNGs with ``plots``).
+REPORT_FILES = ("report.md", "report.json", "win_rates.png", "lengths.png", "win_cells.png")
+
+
+def check_report_dir(directory: str | Path, *, overwrite: bool = False) -> Path:
     """Make sure the report can be written to ``directory`` (created if need
-    be) before any game is played: a long study is not lost to a bad path."""
+    be) before any game is played: a long study is not lost to a bad path,
+    nor an earlier report to a new one (refused unless ``overwrite``)."""
     out = Path(directory)
     if not str(directory).strip():
         raise ValueError("the report directory is empty: name a directory (CLI: --out)")
+    existing = [name for name in REPORT_FILES[:2] if (out / name).exists()]
+    if existing and not overwrite:
+        raise OSError(
+            f"'{out}' holds a report ({', '.join(existing)}); pass overwrite=True "
+            "(CLI: --overwrite) to replace it, or name another directory"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out):

@@ -230,7 +230,18 @@ def _info_of(path: Any) -> None:
 
 
 def _info(args: argparse.Namespace) -> int:
+    if args.check:
+        from .. import data
+
+        result = data.check(args.path)
+        if not result.ok:
+            for problem in result.problems:
+                print(f"damaged: {problem}")
+            print(f"{args.path}: {len(result.problems)} damaged part(s) found", file=sys.stderr)
+            return 1
     _info_of(args.path)
+    if args.check:
+        print(f"check: {result.chunks} chunks of {result.datasets} datasets read, none damaged")
     return 0
 
 
@@ -254,7 +265,8 @@ def _balance_report(args: argparse.Namespace) -> int:
 
     _check_threads(args)
     if args.out is not None:
-        balance.check_report_dir(args.out)  # before the games: they may take hours
+        # before the games: they may take hours
+        balance.check_report_dir(args.out, overwrite=args.overwrite)
     if args.dataset and args.report:
         raise ValueError("--dataset and --report both name the games: give one")
     if (args.dataset or args.report) and args.ray is not None:
@@ -312,7 +324,7 @@ def _balance_report(args: argparse.Namespace) -> int:
             for p, (e, lo, hi) in ratings.as_dict().items():
                 print(f"  {p:<24}{e:+8.0f}  [{lo:+.0f}, {hi:+.0f}]")
     if args.out:
-        files = report.write(args.out, plots=not args.no_plots)
+        files = report.write(args.out, plots=not args.no_plots, overwrite=args.overwrite)
         if not args.json:
             print("wrote " + ", ".join(str(f) for f in files.values()))
     return 0
@@ -481,6 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="directory for report.md, report.json, plots (checked before any game is played)",
     )
+    p.add_argument("--overwrite", action="store_true", help="replace a report already in --out")
     p.add_argument("--no-plots", action="store_true", help="no PNG plots in --out")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -489,6 +502,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("info", help="summary of a dataset: episodes, steps, outcomes")
     p.add_argument("path")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="read every chunk of every dataset first and name what is damaged "
+        "(exit code 1 if anything is)",
+    )
     p.set_defaults(func=_info)
 
     p = sub.add_parser("pack", help="make one file of a dataset whose run was killed")

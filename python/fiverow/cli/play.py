@@ -25,6 +25,7 @@ from .. import players as players_mod
 from .. import render as _render
 from ..env.notation import OffBoardError, example_name
 from ..env.vector import FiverowVectorEnv, make_vec, protocol_status
+from ..players.agent_match import check_players
 from ..render.svg import forbidden_cells
 
 #: The name a record gives the person at the terminal.
@@ -313,6 +314,14 @@ def play(
     if save is not None:
         _check_save(save, env)
     player = make_opponent(opponent)
+    try:  # an engine that cannot play this game says so before the first move
+        check_players(env, player)
+    except BaseException:
+        close = getattr(player, "close", None)
+        if callable(close):
+            close()
+        env.close()
+        raise
     game = TerminalGame(
         env,
         player,

@@ -67,7 +67,15 @@ EPISODE_RANGES = {
 
 
 class DatasetError(OSError):
-    """The file is missing, unreadable or not a fiverow dataset."""
+    """The file is missing, unreadable, damaged or not a fiverow dataset."""
+
+
+#: What h5py raises on a damaged file: OSError for a chunk that does not
+#: decompress or a truncated file, RuntimeError for a damaged B-tree or object
+#: header, KeyError / ValueError for a damaged link or attribute.
+H5_ERRORS = (OSError, RuntimeError, KeyError, ValueError)
+#: Said after a damaged read: where to see everything that is damaged.
+CHECK_HINT = "`fiverow info --check` reads every chunk and lists what is damaged"
 
 
 @contextmanager
@@ -78,8 +86,40 @@ def _reading(path: Path, what: str) -> Iterator[None]:
         yield
     except DatasetError:
         raise
-    except (OSError, KeyError, ValueError) as e:
-        raise DatasetError(f"'{path}': cannot read {what}: {e}") from None
+    except H5_ERRORS as e:
+        raise DatasetError(f"'{path}': cannot read {what}: {_h5_reason(e)}; {CHECK_HINT}") from None
+
+
+def _h5_reason(error: BaseException) -> str:
+    """HDF5's message on one line."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _place(node: Any, rows: Any = None) -> str:
+    """``group 'freestyle', dataset 'steps/policy', rows 0..57`` for an h5py
+    dataset and the rows read of it."""
+    group, _, name = node.name.lstrip("/").partition("/")
+    where = f"group '{group}', dataset '{name}'" if name else f"dataset '{group}'"
+    if isinstance(rows, slice):
+        start = 0 if rows.start is None else int(rows.start)
+        stop = node.shape[0] if rows.stop is None else int(rows.stop)
+        where += f", rows {start}..{stop - 1}"
+    elif rows is not None and np.ndim(rows) == 1 and len(rows):
+        where += f", {len(rows)} rows in {int(np.min(rows))}..{int(np.max(rows))}"
+    return where
+
+
+def read_rows(path: str | Path, node: Any, rows: Any = slice(None), what: str = "") -> Any:
+    """``node[rows]`` of an h5py dataset, a failed read as a one-line
+    :class:`DatasetError` naming the file, the group, the dataset and the rows
+    (and ``what`` they were read for)."""
+    try:
+        return node[rows]
+    except H5_ERRORS as e:
+        why = f" ({what})" if what else ""
+        raise DatasetError(
+            f"'{path}': {_place(node, rows)}{why}: cannot read: {_h5_reason(e)}; {CHECK_HINT}"
+        ) from None
 
 
 def _h5py() -> Any:
@@ -191,16 +231,18 @@ class VariantData:
     def __init__(self, dataset: Dataset, name: str) -> None:
         self.dataset = dataset
         self.name = name
-        if not isinstance(dataset.file.get(name), _h5py().Group):
+        with _reading(dataset.path, f"group '{name}'"):
+            group = dataset.file.get(name)
+        if not isinstance(group, _h5py().Group):
             raise DatasetError(f"'{dataset.path}': variant '{name}' is listed but has no group")
-        self._group = dataset.file[name]
-        attrs = self._group.attrs
+        self._group = group
         try:
+            attrs = self._group.attrs
             params = json.loads(attrs["config"])
             self.obs_shape = tuple(int(x) for x in attrs["obs_shape"])
             self.n_actions = int(attrs["n_actions"])
             self.key_group = int(attrs["key_group"])
-        except (KeyError, ValueError, TypeError) as e:
+        except (*H5_ERRORS, TypeError) as e:
             raise DatasetError(
                 f"{dataset.path}: variant '{name}' has damaged attributes: {e}"
             ) from None
@@ -217,7 +259,8 @@ class VariantData:
 
     def _column(self, folder: str, name: str, dtype: Any) -> Any:
         """The dataset ``folder/name`` of the group, checked to be one of ``dtype``."""
-        node = self._group.get(f"{folder}/{name}")
+        with _reading(self.dataset.path, f"group '{self.name}', dataset '{folder}/{name}'"):
+            node = self._group.get(f"{folder}/{name}")
         h5py = _h5py()
         if not isinstance(node, h5py.Dataset):
             raise self._damaged(f"'{folder}/{name}' is missing")
@@ -233,8 +276,10 @@ class VariantData:
         n_steps = steps["action"].shape[0]
         shapes: dict[str, tuple[int, ...]] = {name: (n_steps,) for name in STEP_COLUMNS}
         shapes |= {"obs": (n_steps, planes, height, width), "policy": (n_steps, self.n_actions)}
+        with _reading(self.dataset.path, f"group '{self.name}/steps'"):
+            present = set(self._group["steps"])
         for name, dtype in OPTIONAL_STEP_COLUMNS.items():
-            if name in self._group["steps"]:
+            if name in present:
                 steps[name] = self._column("steps", name, dtype)
         for name, ds in steps.items():
             if ds.shape != shapes[name]:
@@ -248,9 +293,8 @@ class VariantData:
                     f"'episodes/{name}' has shape {ds.shape}, not {expected} "
                     "(every episode column has one row per episode)"
                 )
-        with _reading(self.dataset.path, f"the episode offsets of '{self.name}'"):
-            offsets = columns["offset"][()]
-            lengths = columns["length"][()].astype(np.int64)
+        offsets = read_rows(self.dataset.path, columns["offset"])
+        lengths = read_rows(self.dataset.path, columns["length"]).astype(np.int64)
         outside = (offsets < 0) | (lengths < 1) | (offsets + lengths > n_steps)
         if outside.any():
             i = int(np.argmax(outside))
@@ -273,8 +317,10 @@ class VariantData:
     @cached_property
     def episodes(self) -> dict[str, npt.NDArray[Any]]:
         """Every per-episode column, read once: offset, length, winner, scores, ..."""
-        with _reading(self.dataset.path, f"the episodes of '{self.name}'"):
-            columns = {key: ds[()] for key, ds in self._group["episodes"].items()}
+        with _reading(self.dataset.path, f"group '{self.name}/episodes'"):
+            nodes = dict(self._group["episodes"].items())
+        what = f"the episodes of '{self.name}'"
+        columns = {key: read_rows(self.dataset.path, ds, what=what) for key, ds in nodes.items()}
         self._check_values(columns)
         return columns
 
@@ -329,22 +375,26 @@ class VariantData:
     def _read_episode(self, i: int, sl: slice) -> Episode:
         e = self.episodes
         steps = self._group["steps"]
-        seats = steps["seat"][sl]
+
+        def read(name: str) -> Any:
+            return read_rows(self.dataset.path, steps[name], sl, f"episode {i} of '{self.name}'")
+
+        seats = read("seat")
         if not np.isin(seats, (0, 1)).all():
             bad = seats[~np.isin(seats, (0, 1))][0]
             raise self._damaged(f"episode {i} has seat {bad} (seats are 0 and 1)")
         return Episode(
-            actions=steps["action"][sl],
+            actions=read("action"),
             seats=seats,
-            colours=steps["colour"][sl],
+            colours=read("colour"),
             winner=int(e["winner"][i]),
             truncated=bool(e["truncated"][i]),
             scores=(int(e["scores"][i][0]), int(e["scores"][i][1])),
             players=(int(e["players"][i][0]), int(e["players"][i][1])),
             black_seat=int(e["black_seat"][i]),
             opening=int(e["opening"][i]),
-            policy=steps["policy"][sl] if "policy" in steps else None,
-            obs=steps["obs"][sl] if "obs" in steps else None,
+            policy=read("policy") if "policy" in steps else None,
+            obs=read("obs") if "obs" in steps else None,
             forfeit=self.forfeits.get(i),
         )
 
@@ -509,9 +559,9 @@ class Dataset:
             self.forfeit_records: list[dict[str, Any]] = (
                 json.loads(forfeits) if forfeits is not None else []
             )
-        except (KeyError, ValueError) as e:
+        except H5_ERRORS as e:
             self.file.close()
-            raise DatasetError(f"'{self.path}' has damaged attributes: {e}") from None
+            raise DatasetError(f"'{self.path}' has damaged attributes: {_h5_reason(e)}") from None
         except DatasetError:
             self.file.close()
             raise
@@ -532,9 +582,10 @@ class Dataset:
                 found.append(node)
 
         for name in self.variants:
-            group = self.file.get(name)
-            if isinstance(group, h5py.Group):
-                group.visititems(visit)
+            with _reading(self.path, f"group '{name}'"):
+                group = self.file.get(name)
+                if isinstance(group, h5py.Group):
+                    group.visititems(visit)
         return found
 
     def _check_sources(self) -> None:
@@ -568,7 +619,7 @@ class Dataset:
             f = h5py.File(segment, "r")
         except OSError as e:
             raise DatasetError(f"'{self.path}': segment file '{segment}' is damaged: {e}") from None
-        with f:
+        with f, _reading(self.path, f"segment file '{segment}'"):
             self._check_parts(f, str(segment), parts)
 
     def _check_parts(self, f: Any, where: str, parts: list[tuple[str, tuple[int, ...]]]) -> None:
@@ -774,9 +825,11 @@ class Writer:
         current episode, right for a board whose episode just ended).
         ``forfeit``: why the loser lost, for a game that ended by a player's
         failure rather than by the rules (``winner`` is then the other seat);
-        the file lists such games (:attr:`VariantData.forfeits`). ``players``:
-        the indices into the writer's ``players`` of seat 0's and seat 1's
-        player."""
+        the file lists such games (:attr:`VariantData.forfeits`). A game
+        forfeited before its first move has no episode to write (an episode
+        has at least one step): it is listed in the file's ``forfeits``
+        attribute only, with ``"moves": 0``. ``players``: the indices into the
+        writer's ``players`` of seat 0's and seat 1's player."""
         if (
             len(players) != 2
             or not all(isinstance(p, int | np.integer) and not isinstance(p, bool) for p in players)
@@ -792,6 +845,18 @@ class Writer:
                 f"(winner 0 or 1), got forfeit={forfeit!r}, winner={winner!r}"
             )
         name = group or self.pool._order[0]
+        if forfeit is not None and np.size(actions) == 0:
+            self._forfeits.append(
+                {
+                    "variant": name,
+                    "game": self._games,
+                    "seat": 1 - int(winner),
+                    "reason": forfeit,
+                    "moves": 0,
+                }
+            )
+            self._games += 1
+            return
         g = self.pool.group(name)
         steps = np.shape(actions)[0] if np.ndim(actions) == 1 else -1
         shapes = {
@@ -854,6 +919,8 @@ class Writer:
 
 
 from .batches import Batches as Batches  # noqa: E402 - it builds on the classes above
+from .integrity import CheckResult as CheckResult  # noqa: E402
+from .integrity import check as check  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

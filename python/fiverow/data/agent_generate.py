@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..env.vector import make_vec
-from ..players.agent_match import agent_games, agent_name
+from ..players.agent_match import agent_games, agent_name, check_players
 from .selfplay import Progress
 
 
@@ -68,6 +68,11 @@ def generate_agents(
         variants, num_envs=min(boards, games), seed=seed, num_threads=num_threads, **(params or {})
     )
     start = env.reset(seed=seed)
+    try:
+        check_players(env, first, second)  # an engine that cannot play: before any file
+    except BaseException:
+        _close(first, second, env)
+        raise
     run_info = {
         "players": [describe(first), describe(second)],
         "player_names": [agent_name(first), agent_name(second)],
@@ -114,8 +119,9 @@ def generate_agents(
                 opening=int(r["opening"]),
                 forfeit=None if done.forfeit is None else done.forfeit.reason,
             )
-            played += 1
-            steps += len(done.actions)
+            if done.actions:  # a game forfeited before any move is listed, not written
+                played += 1
+                steps += len(done.actions)
             if bar:
                 bar.update(played, steps)
     except KeyboardInterrupt:

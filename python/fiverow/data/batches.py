@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..env.pool import MAX_THREADS, OBSERVATIONS, Pool, _choice, check_count, check_seed
-from . import Dataset, DatasetError, VariantData, _reading
+from . import Dataset, DatasetError, VariantData, _reading, read_rows
 
 #: Default shuffle buffer, in positions.
 DEFAULT_BUFFER = 1 << 16
@@ -70,7 +70,7 @@ class _Part:
         with _reading(self.vd.dataset.path, f"the episodes of '{self.vd.name}'"):
             for name in ("offset", "length", "winner", "seed", "board", "episode"):
                 column = group[f"episodes/{name}"]
-                self.columns[name] = column[()] if whole else column
+                self.columns[name] = read_rows(self.vd.dataset.path, column) if whole else column
         self.columns["action"] = group["steps/action"]
         if self.vd.has_policy:
             self.columns["policy"] = group["steps/policy"]
@@ -621,8 +621,13 @@ class _Stream:
             lo = int(offset.min())
             hi = int((offset + length).max())
             rows = _ranges(offset - lo, length)
-            actions = c["action"][lo:hi][rows]
-            policy = c["policy"][lo:hi][rows] if self.policy is not None else None
+            path = vd.dataset.path
+            actions = read_rows(path, c["action"], slice(lo, hi))[rows]
+            policy = (
+                read_rows(path, c["policy"], slice(lo, hi))[rows]
+                if self.policy is not None
+                else None
+            )
         n = len(length)
         cols |= {
             "group": np.full(n, part.group, dtype=np.int32),

@@ -33,6 +33,7 @@ import logging
 import math
 import os
 import shutil
+import socket
 import tempfile
 import time
 import uuid
@@ -63,6 +64,30 @@ MAX_RETRIES = 3
 SHARDS_PER_SLOT = 4
 #: How often a task reports its progress, seconds.
 REPORT_SECONDS = 0.5
+#: How long a cluster address may take to answer before the run gives up on it.
+CONNECT_SECONDS = 10.0
+#: How long the driver waits for the progress actor's totals (it then shows
+#: the finished shards' count instead: progress never holds a run up).
+PROGRESS_SECONDS = 2.0
+
+
+class ClusterError(ConnectionError):
+    """The cluster failed the run: an address that does not answer, or a
+    shard Ray could not play even after its retries (a lost node, every time)."""
+
+
+class ShardLost(Exception):
+    """A shard whose task Ray gave up on (its worker or node died more often
+    than :data:`MAX_RETRIES`, or its result was lost with its node)."""
+
+    def __init__(self, shard: Shard, error: BaseException) -> None:
+        reason = " ".join(str(error).split())[:300] or type(error).__name__
+        super().__init__(
+            f"shard {shard.index} (games {shard.start}..{shard.stop - 1}) failed on the "
+            f"cluster after {MAX_RETRIES} retries: {type(error).__name__}: {reason}"
+        )
+        self.shard = shard
+
 
 RayAddress = bool | str | None
 
@@ -87,11 +112,60 @@ def connect(address: RayAddress) -> Iterator[None]:
     if address == "local":
         ray.init(address="local", include_dashboard=False, logging_level=logging.WARNING)
     else:
+        check_reachable(address)
         ray.init(address=address, logging_level=logging.WARNING)
     try:
         yield
     finally:
         ray.shutdown()
+
+
+def check_reachable(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """:class:`ClusterError`, naming the address, unless a Ray cluster answers
+    there within about ``seconds``: Ray itself would retry an address where
+    nothing listens for minutes, printing only its warnings. ``"auto"`` is
+    the cluster started on this machine (or ``RAY_ADDRESS``)."""
+    from ray._private.services import canonicalize_bootstrap_address
+
+    client = address.startswith("ray://")
+    try:
+        target = address[len("ray://") :] if client else canonicalize_bootstrap_address(address)
+    except ConnectionError as e:  # "auto" with no cluster here
+        raise ClusterError(f"ray address {address}: {e}") from None
+    except ValueError:
+        target = None
+    host, _, port = (target or "").rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(
+            f"ray address {address!r} is not a cluster address: give host:port (the head's "
+            "GCS, e.g. 10.0.0.5:6379), ray://host:port (Ray Client), auto or local"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as e:
+        why = f"no answer in {seconds:g} s" if isinstance(e, TimeoutError) else e.strerror or e
+        raise ClusterError(
+            f"cannot reach a Ray cluster at {address} ({why}): start one there "
+            "(`ray start --head`) or give the head's address"
+        ) from None
+    if not client:
+        _check_gcs(address, target or "")
+
+
+def _check_gcs(address: str, target: str) -> None:
+    """Something listens at ``target``: is it a Ray cluster's GCS? (Ray's
+    own client gives up after about 40 s where a Ray's would answer at once.)"""
+    try:
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]
+    except ImportError:  # another Ray: ray.init alone decides
+        return
+    try:
+        GcsClient(address=target)
+    except Exception as e:  # noqa: BLE001 - Ray's RpcError and kin
+        raise ClusterError(
+            f"cannot reach a Ray cluster at {address}: something listens there but does "
+            f"not answer as Ray's GCS ({e})"
+        ) from None
 
 
 def worker_slots(threads: int) -> int:
@@ -102,6 +176,37 @@ def worker_slots(threads: int) -> int:
 
 def default_shard_games(games: int, threads: int) -> int:
     return max(1, math.ceil(games / (SHARDS_PER_SLOT * worker_slots(threads))))
+
+
+def _new_board() -> Any:
+    """A progress actor on this node (the driver's): a worker node that dies
+    does not take it along."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True)
+    return _Board.options(scheduling_strategy=here).remote()  # type: ignore[attr-defined]
+
+
+class _Totals:
+    """The progress line's games and steps: the progress actor's totals
+    while it answers, else (an actor lost with its node, or slow) the
+    finished shards' own counts. Never raises."""
+
+    def __init__(self, board: Any) -> None:
+        self.board = board
+        self.finished = (0, 0)  # games, steps of the shards done
+
+    def add(self, games: int, steps: int) -> None:
+        self.finished = (self.finished[0] + games, self.finished[1] + steps)
+
+    def now(self) -> tuple[int, int]:
+        if self.board is not None:
+            try:
+                games, steps = ray.get(self.board.totals.remote(), timeout=PROGRESS_SECONDS)
+                return max(games, self.finished[0]), max(steps, self.finished[1])
+            except Exception:  # noqa: BLE001 - any Ray failure: progress goes on without it
+                self.board = None
+        return self.finished
 
 
 @ray.remote(num_cpus=0)
@@ -141,7 +246,7 @@ def _play(
         now = time.monotonic()
         if now - last[0] >= REPORT_SECONDS:
             last[0] = now
-            board.report.remote(shard.index, games, steps)
+            _tell(board, shard.index, games, steps)
 
     if write is None:
         games = play_shard(spec, shard, None, report)
@@ -156,8 +261,16 @@ def _play(
             data = path.read_bytes()
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
-    board.report.remote(shard.index, len(games), int(games["length"].sum()))
+    _tell(board, shard.index, len(games), int(games["length"].sum()))
     return games.tobytes(), data
+
+
+def _tell(board: Any, shard: int, games: int, steps: int) -> None:
+    """Report to the progress actor; a lost actor costs the progress line only."""
+    try:
+        board.report.remote(shard, games, steps)
+    except Exception:  # noqa: BLE001 - whatever Ray raises, the shard goes on
+        pass
 
 
 def run_shards(
@@ -175,11 +288,21 @@ def run_shards(
     Returns whether Ctrl-C stopped the run (the tasks in flight are then
     cancelled; the finished ones have had their ``on_done``). ``already``:
     games and steps finished before, for the progress line; ``board``: a
-    progress actor to reuse (an actor is a process: seconds to start)."""
+    progress actor to reuse (an actor is a process: seconds to start).
+
+    A task whose worker or node dies is played again by Ray (up to
+    :data:`MAX_RETRIES` times); a shard Ray gives up on raises
+    :class:`ShardLost` (the tasks in flight are cancelled). The progress
+    line never stops a run: a lost progress actor leaves it counting the
+    finished shards."""
     if board is None:
-        board = _Board.remote()  # type: ignore[attr-defined]
+        board = _new_board()
     else:
-        ray.get(board.reset.remote())
+        try:
+            ray.get(board.reset.remote(), timeout=PROGRESS_SECONDS)
+        except Exception:  # noqa: BLE001 - lost with its node: a new one
+            board = _new_board()
+    totals = _Totals(board)
     run_id = uuid.uuid4().hex[:12]
     task = _play.options(num_cpus=spec.num_threads or 1)  # type: ignore[attr-defined]
     pending = {task.remote(spec, shard, write, board, run_id): shard for shard in shards}
@@ -188,10 +311,17 @@ def run_shards(
             ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0.25)
             for ref in ready:
                 shard = pending.pop(ref)
-                games_bytes, data = ray.get(ref)
-                on_done(shard, np.frombuffer(games_bytes, dtype=RECORD_DTYPE).copy(), data)
+                try:
+                    games_bytes, data = ray.get(ref)
+                except ray.exceptions.RayTaskError:
+                    raise  # the shard's own error: not the cluster's
+                except ray.exceptions.RayError as e:
+                    raise ShardLost(shard, e) from None
+                records = np.frombuffer(games_bytes, dtype=RECORD_DTYPE).copy()
+                on_done(shard, records, data)
+                totals.add(len(records), int(records["length"].sum()))
             if bar:
-                games, steps = ray.get(board.totals.remote())
+                games, steps = totals.now()
                 bar.update(already[0] + games, already[1] + steps)
     except KeyboardInterrupt:
         _cancel(pending)
@@ -219,7 +349,7 @@ class ClusterGames:
         self.spec = dataclasses.replace(spec, num_threads=spec.num_threads or 1)
         self._ray = connect(address)
         self._ray.__enter__()
-        self._board = _Board.remote()  # type: ignore[attr-defined]
+        self._board = _new_board()
         self.next_game = 0
         self.games = self.steps = 0
 
@@ -229,14 +359,17 @@ class ClusterGames:
         shards' games are returned)."""
         shards = plan(self.next_game, games, default_shard_games(games, self.spec.num_threads or 1))
         parts: list[npt.NDArray[Any]] = []
-        interrupted = run_shards(
-            self.spec,
-            shards,
-            lambda shard, records, data: parts.append(records),
-            bar=bar,
-            already=(self.games, self.steps),
-            board=self._board,
-        )
+        try:
+            interrupted = run_shards(
+                self.spec,
+                shards,
+                lambda shard, records, data: parts.append(records),
+                bar=bar,
+                already=(self.games, self.steps),
+                board=self._board,
+            )
+        except ShardLost as e:
+            raise ClusterError(f"the run stopped: {e}") from None
         self.next_game += games
         done = merge_records(parts)
         self.games += len(done)
@@ -337,11 +470,19 @@ def _play_dataset(
     before = (sum(g for g, _ in done.values()), sum(s for _, s in done.values()))
     try:
         interrupted = run_shards(spec, todo, keep, write=write, bar=bar, already=before)
-    except BaseException:
+    except BaseException as e:
         if done:
             publish()  # the finished shards stay readable
         else:
             remove_outputs(out)
+        if isinstance(e, ShardLost):
+            then = (
+                f"the {len(done)} shard(s) finished are kept in '{out}': run the same "
+                "command again with --resume (resume=True) to play the others"
+                if done
+                else "no shard had finished: run the same command again"
+            )
+            raise ClusterError(f"the run stopped: {e}; {then}") from None
         raise
     games_done = sum(g for g, _ in done.values())
     steps_done = sum(s for _, s in done.values())
@@ -412,7 +553,7 @@ def _resume(out: str | Path, request: dict[str, Any]) -> tuple[int, dict[int, tu
                 counts = [f[name].attrs["counts"] for name in f.attrs["variants"].split("\n")]
             games = int(sum(c[1] for c in counts))
             steps = int(sum(c[0] for c in counts))
-        except (OSError, KeyError):
+        except (OSError, KeyError, RuntimeError, ValueError):  # damaged: h5py's errors
             games = steps = -1
         if games == shard.games:
             done[shard.index] = (games, steps)

@@ -26,6 +26,7 @@ __all__ = [
     "Forfeit",
     "agent_games",
     "agent_name",
+    "check_players",
     "checked_actions",
     "play_agents",
     "take_forfeits",
@@ -59,6 +60,19 @@ class FinishedGame:
     forfeit: Forfeit | None = None
 
 
+def check_players(env: Any, *players: Any) -> None:
+    """Make sure every player can play ``env``'s game before the first one
+    starts: a Gomocup engine is started and asked to (``check_env``; an
+    engine that cannot raises :class:`fiverow.engines.EngineError` naming it
+    and why). Built-in and Python players need nothing."""
+    seen: set[int] = set()
+    for player in players:
+        check = getattr(player, "check_env", None)
+        if callable(check) and id(player) not in seen:
+            seen.add(id(player))
+            check(env)
+
+
 def agent_games(
     env: Any,
     start: tuple[Any, Mapping[str, Any]],
@@ -81,7 +95,8 @@ def agent_games(
     board plays the game out at random, unrecorded, before its next game.
     Players are asked only for the boards where their move is used
     (``acting``, for agents that take it); a board past the last game plays
-    at random."""
+    at random. Every player is checked first (:func:`check_players`)."""
+    check_players(env, player_a, player_b)
     boards = env.num_envs
     observation, info = start
     game = np.arange(boards)  # the game each board is playing

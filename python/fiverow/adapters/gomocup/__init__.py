@@ -8,12 +8,13 @@ The protocol itself (parsing, both directions) is :mod:`.protocol`; the
 supported subset and the time rule are in docs/engines.md.
 """
 
-from .player import Gomocup, from_spec, is_spec
+from .player import EngineError, Gomocup, from_spec, is_spec
 from .position import PositionPlayer, gomocup_config
 from .protocol import parse_answer, parse_line, rule_bits, rule_params
 from .server import EngineServer, serve
 
 __all__ = [
+    "EngineError",
     "EngineServer",
     "Gomocup",
     "from_spec",

@@ -35,6 +35,19 @@ from .process import BrainFault, BrainProcess
 
 #: Swap2 phases (``board["phase_name"]``) in which a decision or stones are due.
 SWAP2_ASKS = {"first stone": 0, "choice": 3, "second choice": 5}
+#: The two ways brains read a SWAP2BOARD stone: ``x,y`` (the Gomocup 2020
+#: announcement) and ``x,y,field`` (as in BOARD; Rapfi); tried in this order.
+SWAP2_FORMS = ("x,y", "x,y,field")
+#: Seconds a brain is given to answer ABOUT (asked once per player: a brain
+#: that never answers costs this once, not once per game).
+ABOUT_SECONDS = 5.0
+#: Seconds of silence that end a brain's reply to a command it refused.
+QUIET_SECONDS = 0.3
+
+
+class EngineError(ValueError):
+    """An engine that cannot play a game: it does not start, or refuses the
+    board or the rule (found before the first move, naming the engine)."""
 
 
 #: Settings a spec string may give, and their defaults (as :class:`Gomocup`'s).
@@ -203,6 +216,13 @@ class Gomocup:
         self.cwd = cwd
         self.name = name or self._spec_name()
         self.about: dict[str, str] = {}
+        self._about_asked = False
+        #: How this brain reads SWAP2BOARD stones, once it has taken one
+        #: (:data:`SWAP2_FORMS`); None until then.
+        self.swap2_form: str | None = None
+        #: False once the brain refused RESTART: a new game then starts with START.
+        self.restarts = True
+        self._checked: set[tuple[int, int, int]] = set()
         #: Every forfeit so far: (board, episode, reason).
         self.faults: list[tuple[int, int, str]] = []
         self._slots: list[_Slot] = []
@@ -257,6 +277,67 @@ class Gomocup:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # ---- before the first game ----
+
+    def check_env(self, env: Any) -> None:
+        """Start a brain and make sure it can play ``env``'s game before any
+        move is asked of it: it starts, answers ``START`` (or ``RECTSTART``)
+        with ``OK`` and takes the ``INFO`` settings (an ``ERROR`` to them,
+        seen by asking ``ABOUT`` after them, is a refusal). Raises
+        :class:`EngineError` naming the engine and why; fiverow's own refusals
+        (a board or an opening Gomocup does not have) too. Each board size
+        and rule is checked once."""
+        vec = getattr(env, "unwrapped", env)
+        config = getattr(vec, "config", None)
+        if config is None:
+            raise TypeError(f"check_env() takes a fiverow env, got {type(env).__name__}")
+        variant = str(getattr(config, "name", "") or config["rule"])
+        try:
+            rule, _ = self._rule_of(config)
+        except ValueError as e:
+            raise EngineError(f"the engine {self.name} cannot play {variant}: {e}") from None
+        width, height = int(config["width"]), int(config["height"])
+        if (width, height, rule) in self._checked:
+            return
+        self._grow(1)
+        slot = self._slots[0]
+        step = "cannot start"
+        try:
+            brain = self._launch(slot, at_stake=False)
+            step = f"cannot play {variant} on {width}x{height}"
+            self._start(slot, brain, width, height)
+            step = f"cannot play {variant} (INFO rule {rule})"
+            self._settings_taken(slot, brain, rule)
+        except BrainFault as fault:
+            self._drop(slot, fault)
+            reason = fault.reason
+            if reason.startswith("cannot start "):  # it says so itself
+                step, reason = "cannot start", reason.split(": ", 1)[-1]
+            raise EngineError(f"the engine {self.name} {step}: {reason}") from None
+        self._checked.add((width, height, rule))
+
+    def _settings_taken(self, slot: _Slot, brain: BrainProcess, rule: int) -> None:
+        """Send the INFO settings; a brain that answers ABOUT shows, by what
+        comes before that answer, whether it refused one (INFO has no answer)."""
+        lines = self._info_lines(slot, _Rules(rule))
+        if "error" in self.about:  # ABOUT goes unanswered: only what comes at once
+            brain.send(*lines)
+            refused = [
+                t for t in brain.quiet(QUIET_SECONDS, time.monotonic() + 1.0) if _is_error(t)
+            ]
+        else:
+            brain.send(*lines, "ABOUT")
+            refused = []
+            deadline = time.monotonic() + min(self.startup, ABOUT_SECONDS)
+            while True:
+                line = brain.answer(deadline, "ABOUT")
+                if not _is_error(line):
+                    break
+                refused.append(line)
+        if refused:
+            slot.rule = None
+            raise BrainFault("refused", f"it answered {refused[0][:120]!r} to {lines[-1]!r}")
+
     # ---- acting ----
 
     def act(self, env: Any, acting: npt.ArrayLike | None = None) -> npt.NDArray[np.int64]:
@@ -285,6 +366,7 @@ class Gomocup:
                 action = request.game.pending.pop(0)
                 if masks[i][action]:
                     actions[i] = action
+                    _played(request, action)
                 else:
                     self._forfeit(request, f"illegal: swap2 stone {_xy(action, request.width)}")
                 continue
@@ -419,7 +501,7 @@ class Gomocup:
             if r.phase != "play":
                 raise BrainFault("garbage", f"lost track of the swap2 opening (phase {r.phase})")
             lines = self._position_lines(slot, r)
-            answer = self._timed(brain, r, lines, "the move request")
+            answer = self._timed(slot, brain, r, lines, "the move request")
             if answer.error is not None or answer.swap or len(answer.moves) != 1:
                 raise _bad_answer(answer, "one move x,y")
             cell = self._check_move(r, answer.moves[0], r.legal)
@@ -440,12 +522,18 @@ class Gomocup:
             slot.brain.kill()
             slot.brain = None
 
-    def _launch(self, slot: _Slot) -> BrainProcess:
-        """The slot's brain running (started if it is not; ABOUT asked once)."""
+    def _launch(self, slot: _Slot, at_stake: bool = True) -> BrainProcess:
+        """The slot's brain running (started if it is not; ABOUT asked once
+        per player). A brain found dead when a move is asked of it
+        (``at_stake``) crashed between moves: that game is lost (the next one
+        gets a new process)."""
         brain = slot.brain
         if brain is not None and not brain.alive:
+            fault = brain.ended_fault()
             brain.kill()
             brain = slot.brain = None
+            if at_stake:
+                raise BrainFault("crash", f"{fault.reason} between moves")
         if brain is None:
             try:
                 brain = BrainProcess(self.argv, cwd=self.cwd, settle=self.settle)
@@ -453,18 +541,31 @@ class Gomocup:
                 raise BrainFault("crash", f"cannot start {self.command!r}: {e}") from None
             slot.brain, slot.size, slot.game, slot.known, slot.rule = brain, None, None, {}, None
             slot.fresh = True
-            if not self.about:
-                brain.send("ABOUT")
-                self.about = _about(brain.answer(time.monotonic() + self.startup, "ABOUT"))
+            if not self._about_asked:
+                self._about_asked = True
+                self._ask_about(brain)
         return brain
+
+    def _ask_about(self, brain: BrainProcess) -> None:
+        """ABOUT, once per player: a brain that does not answer in
+        :data:`ABOUT_SECONDS` is noted (``about["error"]``), not faulted."""
+        brain.send("ABOUT")
+        seconds = min(self.startup, ABOUT_SECONDS)
+        try:
+            self.about = _about(brain.answer(time.monotonic() + seconds, "ABOUT"))
+        except BrainFault as fault:
+            if fault.kind != "timeout":
+                self.about = {"error": fault.reason}
+                raise
+            self.about = {"error": f"no answer to ABOUT in {seconds:g} s"}
 
     def describe(self) -> dict[str, Any]:
         """:meth:`spec` with the brain's own ABOUT (a brain is started to ask
         it, if none runs yet): what a dataset's run record keeps."""
-        if not self.about:
+        if not self._about_asked:
             self._grow(1)
             try:
-                self._launch(self._slots[0])
+                self._launch(self._slots[0], at_stake=False)
             except BrainFault as fault:
                 self.about = {"error": fault.reason}
                 self._drop(self._slots[0], fault)
@@ -474,17 +575,39 @@ class Gomocup:
         """The slot's brain, started (START / RECTSTART) on this board size."""
         brain = self._launch(slot)
         if slot.size != (r.width, r.height):
-            start = f"START {r.width}" if r.width == r.height else f"RECTSTART {r.width},{r.height}"
-            brain.send(start)
-            reply = brain.answer(time.monotonic() + self.startup, start)
-            if reply.upper() != "OK":
-                slot.size = None
-                raise BrainFault("refused", f"{start} answered {reply[:80]!r}")
-            slot.size, slot.game, slot.known, slot.rule = (r.width, r.height), None, {}, None
-            slot.fresh = True
+            self._start(slot, brain, r.width, r.height)
         return brain
 
-    def _info_lines(self, slot: _Slot, r: Request) -> list[str]:
+    def _start(self, slot: _Slot, brain: BrainProcess, width: int, height: int) -> None:
+        """START n (RECTSTART w,h), which must be answered OK: a fresh game."""
+        start = f"START {width}" if width == height else f"RECTSTART {width},{height}"
+        brain.send(start)
+        reply = brain.answer(time.monotonic() + self.startup, start)
+        if "error" in self.about and _about(reply).keys() - {"text"}:
+            self.about = _about(reply)  # the late answer to ABOUT
+            reply = brain.answer(time.monotonic() + self.startup, start)
+        if reply.upper() != "OK":
+            slot.size = None
+            raise BrainFault("refused", f"{start} answered {reply[:80]!r}")
+        slot.size, slot.game, slot.known, slot.rule = (width, height), None, {}, None
+        slot.fresh = True
+
+    def _new_game(self, slot: _Slot, brain: BrainProcess) -> None:
+        """RESTART; a brain that does not answer it OK gets START instead (and
+        from then on, every new game)."""
+        if self.restarts:
+            brain.send("RESTART")
+            reply = brain.answer(time.monotonic() + self.startup, "RESTART")
+            if reply.upper() == "OK":
+                return
+            self.restarts = False  # UNKNOWN / ERROR: this brain starts games with START
+        assert slot.size is not None
+        game, known, rule = slot.game, slot.known, slot.rule
+        self._start(slot, brain, *slot.size)
+        # the game the caller set up goes on; START keeps the INFO settings
+        slot.game, slot.known, slot.rule, slot.fresh = game, known, rule, False
+
+    def _info_lines(self, slot: _Slot, r: Request | _Rules) -> list[str]:
         lines = []
         if slot.rule != r.rule:
             lines += [
@@ -495,7 +618,7 @@ class Gomocup:
                 f"INFO rule {r.rule}",
             ]
             slot.rule = r.rule
-        if r.game.time_left is not None:
+        if isinstance(r, Request) and r.game.time_left is not None:
             lines.append(f"INFO time_left {max(int(r.game.time_left), 0)}")
         return lines
 
@@ -520,13 +643,12 @@ class Gomocup:
         stones = [f"{_xy(c, r.width)},{1 if r.cells[c] == r.colour else 2}" for c in order]
         return [*restart, *info, "BOARD", *stones, "DONE"]
 
-    def _timed(self, brain: BrainProcess, r: Request, lines: list[str], what: str) -> P.Answer:
+    def _timed(
+        self, slot: _Slot, brain: BrainProcess, r: Request, lines: list[str], what: str
+    ) -> P.Answer:
         """Send the lines, read the answer within the time limits, count the time."""
         if lines and lines[0] == "RESTART":
-            brain.send("RESTART")
-            reply = brain.answer(time.monotonic() + self.startup, "RESTART")
-            if reply.upper() != "OK":
-                raise BrainFault("refused", f"RESTART answered {reply[:80]!r}")
+            self._new_game(slot, brain)
             lines = lines[1:]
         allowed = float(self.timeout_turn + self.tolerance)
         if r.game.time_left is not None:
@@ -567,13 +689,25 @@ class Gomocup:
             raise BrainFault("garbage", f"lost track of the swap2 opening ({len(order)} stones)")
         restart = [] if slot.fresh else ["RESTART"]
         slot.game, slot.known, slot.fresh = None, {}, False  # told the whole board next time
-        lines = [
-            *restart,
-            *self._info_lines(slot, r),
-            "SWAP2BOARD",
-            *(_xy(c, r.width) for c in order),
-        ]
-        answer = self._timed(brain, r, [*lines, "DONE"], "SWAP2BOARD")
+        info = self._info_lines(slot, r)
+        # the two forms differ only when there are stones: with none, one try
+        forms = [self.swap2_form] if self.swap2_form else list(SWAP2_FORMS)
+        for k, form in enumerate(forms if order else forms[:1]):
+            stones = [_swap2_stone(c, r, form) for c in order]
+            head = [*restart, *info] if k == 0 else []
+            answer = self._timed(
+                slot, brain, r, [*head, "SWAP2BOARD", *stones, "DONE"], "SWAP2BOARD"
+            )
+            refused = answer.error is not None and _is_error(answer.error)
+            if refused and order and k + 1 < len(forms):
+                # a brain that reads the other form: whatever else it says to
+                # this one (an ERROR per stone, a move) goes, then the other form
+                deadline = time.monotonic() + (self.timeout_turn + self.tolerance) / 1000.0
+                brain.quiet(QUIET_SECONDS, deadline)
+                continue
+            if answer.error is None and order:
+                self.swap2_form = form
+            break
         take_black, take_white, place_two = r.n_cells, r.n_cells + 1, r.n_cells + 2
         if answer.error is not None:
             raise _bad_answer(answer, "SWAP or stones")
@@ -595,9 +729,39 @@ class Gomocup:
             raise _bad_answer(answer, f"{' or '.join(map(str, wanted))} stones or SWAP")
         if r.phase == "first stone":
             r.game.pending = cells[1:]
+            _played(r, cells[0])
             return cells[0]
         r.game.pending = cells
         return place_two if len(cells) == 2 else take_white
+
+
+@dataclass
+class _Rules:
+    """What the INFO lines say, without a move request (:meth:`Gomocup.check_env`)."""
+
+    rule: int
+
+
+def _played(r: Request, action: int) -> None:
+    """A stone the brain placed, in the game's move order: a later BOARD
+    lists the stones in that order, which must alternate as they were
+    played (a brain reads two stones of one colour in a row as a pass)."""
+    if action < r.n_cells:
+        r.game.history.append(action)
+        r.game.colours[action] = r.colour
+
+
+def _swap2_stone(cell: int, r: Request, form: str) -> str:
+    """A SWAP2BOARD line: ``x,y``, or ``x,y,field`` (1: a stone of the colour
+    to move, the brain's; 2: the other's)."""
+    if form == "x,y":
+        return _xy(cell, r.width)
+    return f"{_xy(cell, r.width)},{1 if r.cells[cell] == r.colour else 2}"
+
+
+def _is_error(line: str) -> bool:
+    """An ERROR / UNKNOWN line."""
+    return line.strip().split(" ")[0].upper() in ("ERROR", "UNKNOWN")
 
 
 def _extends(before: dict[int, int], now: dict[int, int]) -> bool:

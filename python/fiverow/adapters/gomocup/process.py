@@ -10,6 +10,11 @@ Gomocup brains can drop a command that arrives while they are still finishing
 their last answer (Rapfi prints its move before it clears its "thinking"
 flag), so a command is sent no sooner than ``settle`` seconds after the
 brain's last line, as human-speed managers do.
+
+Lines a brain sends that nobody asked for (an ``ERROR`` for each line of a
+block it could not read, an ``INFO`` it refuses) are dropped before the next
+command is sent, so that they are never read as that command's answer; the
+last ones are kept in ``unrequested``.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ class BrainProcess:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self.messages: collections.deque[str] = collections.deque(maxlen=20)
+        self.unrequested: collections.deque[str] = collections.deque(maxlen=20)
         self.last_line_at = 0.0
         self._readers = [
             threading.Thread(target=self._read_stdout, daemon=True),
@@ -114,6 +120,7 @@ class BrainProcess:
         wait = self.last_line_at + self.settle - time.monotonic()
         if wait > 0:
             time.sleep(wait)
+        self.drain()
         data = "".join(f"{line}\r\n" for line in lines).encode()
         try:
             assert self.proc.stdin is not None
@@ -121,6 +128,46 @@ class BrainProcess:
             self.proc.stdin.flush()
         except (OSError, ValueError):
             raise self._crashed() from None
+
+    def drain(self) -> list[str]:
+        """Drop the lines the brain has sent and nobody read (kept in
+        ``unrequested``, chatter in ``messages``); the end of its output stays
+        for the next read to find."""
+        dropped: list[str] = []
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return dropped
+            if line is None:
+                self.lines.put(None)  # the brain is gone: the next answer() says so
+                return dropped
+            text = line.strip()
+            if not text:
+                continue
+            if text.split(" ")[0].upper() in CHATTER:
+                self.messages.append(text[:300])
+            else:
+                self.unrequested.append(text[:300])
+                dropped.append(text)
+
+    def quiet(self, pause: float, deadline: float) -> list[str]:
+        """Drop what the brain sends until it has been silent ``pause`` seconds
+        (or until ``deadline``): after an answer that was an error, whatever
+        else the brain says about the same command."""
+        dropped: list[str] = self.drain()
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=min(pause, max(deadline - time.monotonic(), 0.0)))
+            except queue.Empty:
+                break
+            if line is None:
+                self.lines.put(None)
+                break
+            self.last_line_at = time.monotonic()
+            self.lines.put(line)
+            dropped += self.drain()
+        return dropped
 
     def answer(self, deadline: float, what: str) -> str:
         """The brain's next line that is not MESSAGE / DEBUG, by ``deadline``
@@ -141,6 +188,10 @@ class BrainProcess:
                 self.messages.append(text[:300])
                 continue
             return text
+
+    def ended_fault(self) -> BrainFault:
+        """How a brain that is no longer running ended, as a crash."""
+        return self._crashed()
 
     def _crashed(self) -> BrainFault:
         ended = self._exited(timeout=1.0)

@@ -9,7 +9,8 @@ with the reason, or an :class:`Unknown` command.
 Coordinates are ``x,y`` = column, row, counted from 0 at the top left corner.
 ``BOARD`` and ``SWAP2BOARD`` span several lines up to ``DONE``: the lines in
 between are gathered in a :class:`Block`, the state passed from one call of
-:func:`parse_line` to the next.
+:func:`parse_line` to the next. A ``SWAP2BOARD`` stone is read in either form
+brains use: ``x,y`` (the Gomocup 2020 announcement) or ``x,y,field`` (Rapfi).
 """
 
 from __future__ import annotations
@@ -203,12 +204,22 @@ def _in_block(text: str, block: Block) -> tuple[Message | None, Block | None]:
         return None, block
     if len(block.stones) >= MAX_STONES:
         return None, Block(block.kind, block.stones, f"more than {MAX_STONES} stones")
-    arity = 3 if block.kind == "BOARD" else 2
-    stone = numbers(text, arity)
+    if block.kind == "BOARD":
+        stone = numbers(text, 3)
+        form = "x,y,field"
+    else:  # SWAP2BOARD: x,y (the 2020 announcement) or x,y,field (as BOARD; Rapfi)
+        stone = numbers(text, 2) or _swap2_with_field(text)
+        form = "x,y or x,y,field (field 1 or 2)"
     if stone is None:
-        form = "x,y,field" if arity == 3 else "x,y"
         return None, Block(block.kind, block.stones, f"a line is not {form}: {_shown(text)}")
     return None, Block(block.kind, (*block.stones, stone))
+
+
+def _swap2_with_field(text: str) -> tuple[int, ...] | None:
+    """A SWAP2BOARD stone written as in BOARD: ``x,y,field``; the field adds
+    nothing (the opening's colours alternate from black), so it is dropped."""
+    stone = numbers(text, 3)
+    return stone[:2] if stone is not None and stone[2] in (FIELD_OWN, FIELD_OPPONENT) else None
 
 
 def numbers(text: str, count: int) -> tuple[int, ...] | None:
