@@ -186,3 +186,20 @@ def test_a_process_that_loaded_a_game_exits_cleanly():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-500:]
+
+
+def test_an_illegal_action_speaks_openspiel():
+    """issue 27: the player and legal_actions() named, no "env(s)", nothing applied."""
+    fos.register()
+    state = pyspiel.load_game("fiverow_freestyle").new_initial_state()
+    state.apply_action(7)
+    with pytest.raises(ValueError) as e:
+        state.apply_action(7)
+    message = str(e.value)
+    assert message.startswith("fiverow_freestyle: action 7 (h15) is not legal for player 1"), (
+        message
+    )
+    assert "occupied" in message and "state.legal_actions()" in message
+    assert "env" not in message and "illegal_action" not in message
+    assert state.history() == [7] and state.current_player() == 1
+    state.apply_action(8)

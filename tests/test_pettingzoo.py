@@ -208,3 +208,19 @@ def test_copies_continue_identically(copier):
         assert action == twin.action_space(agent).sample()
         env.step(action)
         twin.step(action)
+
+
+def test_an_illegal_action_of_the_raw_env_speaks_pettingzoo():
+    """issue 27: the agent and observe() named, no "env(s)", nothing changed."""
+    env = fz.raw_env("freestyle")
+    env.reset(seed=0)
+    env.step(7)
+    rewards = dict(env._cumulative_rewards)
+    with pytest.raises(ValueError) as e:
+        env.step(7)
+    message = str(e.value)
+    assert message.startswith("player_1's action 7 (h15): occupied"), message
+    assert "observe('player_1')['action_mask']" in message and "TerminateIllegalWrapper" in message
+    assert "env(s)" not in message and "reset this env" not in message
+    assert env.agent_selection == "player_1" and env._cumulative_rewards == rewards
+    env.step(8)  # the game goes on

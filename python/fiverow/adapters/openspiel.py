@@ -38,6 +38,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..env.config import VariantConfig, preset_names, resolve
+from ..env.pool import IllegalActionError
 from ..env.vector import FiverowVectorEnv
 
 #: MODLINSEQ's chance node: the number of equally likely deals (seeds).
@@ -266,7 +267,11 @@ class FiverowState(pyspiel.State):
             self._chance = False
         else:
             env = self._engine()
-            _, _, terminated, truncated, info = env.step(np.array([action]))
+            try:
+                _, _, terminated, truncated, info = env.step(np.array([action]))
+            except IllegalActionError as e:  # in OpenSpiel's words: players, legal_actions()
+                message = _spiel_message(self.get_game().get_type().short_name, self._player, e)
+                raise IllegalActionError(e.count, e.refused, e.boards, message) from None
             self._rewards = [float(r) for r in info["rewards"][0]]
             self._returns = [a + r for a, r in zip(self._returns, self._rewards, strict=True)]
             self._terminal = bool(terminated[0] or truncated[0])
@@ -298,6 +303,18 @@ class FiverowState(pyspiel.State):
         if self._text is None:
             self._text = self._engine().render_env(0, "ansi")
         return self._text
+
+
+def _spiel_message(game: str, player: int, error: IllegalActionError) -> str:
+    """A refused action as an OpenSpiel user reads it."""
+    refused = error.refused[0]
+    if refused.kind == "over":
+        return f"{game}: the state is terminal; no action can be applied to it"
+    what = f"action {refused.action}" + (f" ({refused.name})" if refused.name else "")
+    return (
+        f"{game}: {what} is not legal for player {player}: {refused.reason}; nothing was "
+        "applied. state.legal_actions() lists the legal ones"
+    )
 
 
 class BoardObserver:

@@ -37,6 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..env.pool import IllegalActionError
 from ..env.spaces import LegalDiscrete
 from ..env.vector import FiverowVectorEnv
 
@@ -50,6 +51,17 @@ def env(preset: str = "freestyle", render_mode: str | None = None, **overrides: 
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _aec_message(agent: str, error: IllegalActionError) -> str:
+    """A refused action as a PettingZoo user reads it."""
+    refused = error.refused[0]
+    return (
+        f"{agent}'s {refused.describe()}; nothing changed. Take an action that "
+        f"observe({agent!r})['action_mask'] allows, or play through fiverow.pettingzoo.env(), "
+        "whose TerminateIllegalWrapper ends the game with -1 for the agent that plays an "
+        "illegal action"
+    )
 
 
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (PettingZoo's name)
@@ -135,8 +147,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
             return
         if action is None:
             raise ValueError(f"{agent} is to act: its action must be an integer, not None")
+        try:
+            _, _, terminated, truncated, info = self._vec.step(np.array([action]))
+        except IllegalActionError as e:  # in PettingZoo's words: agents, observe()
+            raise IllegalActionError(e.count, e.refused, e.boards, _aec_message(agent, e)) from None
         self._cumulative_rewards[agent] = 0.0
-        _, _, terminated, truncated, info = self._vec.step(np.array([action]))
         self.rewards = {a: float(info["rewards"][0, k]) for k, a in enumerate(AGENTS)}
         self.terminations = dict.fromkeys(AGENTS, bool(terminated[0]))
         self.truncations = dict.fromkeys(AGENTS, bool(truncated[0]))

@@ -17,6 +17,7 @@ from typing import IO, Any
 import numpy as np
 
 from .. import players as players_mod
+from ..env.pool import IllegalActionError
 from ..env.vector import FiverowVectorEnv, make_vec
 
 COMMANDS = "commands: a move (e.g. h8), undo, hint, help, quit"
@@ -173,8 +174,8 @@ class TerminalGame:
             return None
         try:  # the env refuses it, changing nothing, and says why
             self.step(action)
-        except ValueError as e:
-            reason = str(e).split("): ", 1)[-1]
+        except IllegalActionError as e:
+            reason = e.refused[0].reason
             if reason.startswith("forbidden for black ("):
                 return "forbidden: " + reason[len("forbidden for black (") :].rstrip(")")
             return reason
