@@ -69,7 +69,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
     ``ValueError`` here, naming it, and changes nothing."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "fiverow_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -81,7 +81,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         self._vec = FiverowVectorEnv(
             preset, 1, num_threads=1, autoreset_mode="disabled", observation="mover", **overrides
@@ -139,6 +139,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos = {a: self._info() for a in AGENTS}
         self.agent_selection = AGENTS[int(self._vec._group.to_play[0])]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -162,8 +164,12 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         else:
             self.agent_selection = AGENTS[int(info["to_play"][0])]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(AGENTS)}")
         seat = AGENTS.index(agent)
         return {
             "observation": self._vec.pool.observe(self._vec.config.name, 0, seat),
@@ -191,8 +197,14 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         return info
 
     def render(self) -> Any:
+        """The board: text (``"ansi"``), an RGB array (``"rgb_array"``), or, with
+        ``"human"``, the text printed to stdout (also after every ``reset`` and
+        ``step``, as PettingZoo's classic games show their window) and None."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        if self.render_mode == "human":
+            print(self._vec.render_env(0, "ansi"), flush=True)
             return None
         return self._vec.render_env(0, self.render_mode)
 
