@@ -9,7 +9,10 @@
 
 Game names are ``fiverow_`` and the preset's name with ``-`` made ``_``
 (``fiverow_renju_soosorv8``); every variant parameter is a game parameter
-(``pyspiel.load_game("fiverow_freestyle(height=9,width=9)")``). Players are
+(``pyspiel.load_game("fiverow_freestyle(height=9,width=9)")``); a game's
+string carries those that apply to its variant. OpenSpiel's C++ bots
+(``pyspiel.MCTSBot``) crash on Python games: use its Python bots
+(``open_spiel.python.algorithms.mcts.MCTSBot``). Players are
 the seats (a protocol may hand black to either, and a seat may act twice in a
 row); actions are the env's, special actions included. A state holds its
 board's state bytes: cloning copies them, pickling and OpenSpiel's
@@ -37,7 +40,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..env.config import VariantConfig, preset_names, resolve
+from ..env.config import VariantConfig, applicable_params, preset_names, resolve
 from ..env.pool import IllegalActionError
 from ..env.vector import FiverowVectorEnv
 
@@ -197,7 +200,10 @@ class FiverowGame(pyspiel.Game):
             utility_sum=None if points else 0.0,
             max_game_length=env._group.max_steps,
         )
-        super().__init__(_game_type(name, self.config), info, {**defaults, **given})
+        # the game's parameters (its string, what load_game reads back): those
+        # that apply to the variant, not the other rules' and geometries'
+        params = applicable_params(self.config.params)
+        super().__init__(_game_type(name, self.config), info, params)
 
     def new_initial_state(self, state: Any = None) -> FiverowState:
         if state is not None:
