@@ -21,8 +21,18 @@ same run, on the same games:
 The slow loops stop after ``--budget`` seconds (their rate is what counts).
 The machine is shared: compare loops of the same run (ratios), not runs.
 
+``--loader`` measures the torch DataLoader recipe of docs/hdf5.md instead: an
+epoch of the moves-only file at batches of 256 and 2048 (``--batch-sizes``),
+``in_process`` (``Batches`` in this process, ``--threads`` threads) against
+``dataloader`` (``DataLoader(TorchBatches(...), batch_size=None,
+num_workers=--workers)``, worker start-up included, as every epoch pays it)
+and ``dataloader_dicts`` (the same, each batch sent as a dict of tensors, one
+tensor at a time, as TorchBatches sent them before it packed them); the
+kinds alternate, ``--repeats`` epochs each, the best counts.
+
     python benchmarks/bench_batches.py                       # freestyle, renju, gomorpion
     python benchmarks/bench_batches.py --variants freestyle --data-dir /tmp/bb
+    python benchmarks/bench_batches.py --loader --variants freestyle
 """
 
 from __future__ import annotations
@@ -131,6 +141,59 @@ def run_h5py(
         return rate(n, time.perf_counter() - start), n, rate(n, time.process_time() - cpu)
 
 
+def run_loader(path: Path, kind: str, batch: int, threads: int, workers: int) -> tuple[float, int]:
+    """Positions per second of one epoch of ``kind`` (see ``--loader``)."""
+    import torch
+
+    from fiverow.data.torch_batches import PackedBatch
+
+    class Dicts(data.TorchBatches):
+        """Batches sent tensor by tensor (TorchBatches before it packed them)."""
+
+        def __iter__(self):  # noqa: ANN204
+            for b in super().__iter__():
+                yield b.unpack() if isinstance(b, PackedBatch) else b
+
+    start = time.perf_counter()
+    n = 0
+    if kind == "in_process":
+        with data.Batches(path, batch, seed=1, num_threads=threads) as batches:
+            for b in batches:
+                n += len(b["obs"])
+    else:
+        dataset = (data.TorchBatches if kind == "dataloader" else Dicts)(path, batch, seed=1)
+        loader = torch.utils.data.DataLoader(dataset, batch_size=None, num_workers=workers)
+        for b in loader:
+            n += len(b["obs"])
+    return rate(n, time.perf_counter() - start), n
+
+
+def loader_main(args: argparse.Namespace, root: Path) -> None:
+    kinds = ("in_process", "dataloader", "dataloader_dicts")
+    for variant in args.variants.split(","):
+        games = args.games or GAMES.get(variant, 1000)
+        moves, _ = files(variant, games, root)
+        for batch in (int(b) for b in args.batch_sizes.split(",")):
+            rates: dict[str, list[float]] = {k: [] for k in kinds}
+            for _ in range(args.repeats):
+                for kind in kinds:
+                    r, positions = run_loader(moves, kind, batch, args.threads, args.workers)
+                    rates[kind].append(r)
+            base = {"variant": variant, "games": games, "positions": positions, "batch": batch}
+            for kind in kinds:
+                line = base | {"loop": kind, "best": round(max(rates[kind]))}
+                line |= {"median": round(statistics.median(rates[kind]))}
+                line |= {"workers": args.workers} if kind != "in_process" else {}
+                line |= {"threads": args.threads} if kind == "in_process" else {}
+                print(json.dumps(line), flush=True)
+            best = {k: max(v) for k, v in rates.items()}
+            ratios = {
+                "dataloader_over_in_process": round(best["dataloader"] / best["in_process"], 2),
+                "dataloader_over_dicts": round(best["dataloader"] / best["dataloader_dicts"], 2),
+            }
+            print(json.dumps({"variant": variant, "batch": batch} | ratios), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -140,7 +203,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--budget", type=float, default=10.0, help="seconds per slow loop")
     parser.add_argument("--data-dir", default=None, help="keep the generated files here")
+    parser.add_argument("--games", type=int, default=0, help="games per variant (0: the table's)")
+    parser.add_argument("--loader", action="store_true", help="time the DataLoader recipe")
+    parser.add_argument("--workers", type=int, default=2, help="DataLoader workers (--loader)")
+    parser.add_argument("--batch-sizes", default="256,2048", help="batch sizes (--loader)")
     args = parser.parse_args()
+    if args.loader:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(args.data_dir or tmp)
+            root.mkdir(parents=True, exist_ok=True)
+            loader_main(args, root)
+        return
     print(
         json.dumps(
             {"uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()}
@@ -150,12 +223,12 @@ def main() -> None:
         root = Path(args.data_dir or tmp)
         root.mkdir(parents=True, exist_ok=True)
         for variant in args.variants.split(","):
-            moves, stored = files(variant, GAMES.get(variant, 1000), root)
+            moves, stored = files(variant, args.games or GAMES.get(variant, 1000), root)
             with data.open(moves) as ds:
                 steps = ds[variant].steps
             base = {
                 "variant": variant,
-                "games": GAMES.get(variant, 1000),
+                "games": args.games or GAMES.get(variant, 1000),
                 "positions": steps,
                 "moves_file_bytes": os.path.getsize(moves),
                 "obs_file_bytes": os.path.getsize(stored),

@@ -1,8 +1,9 @@
-"""The env side of examples/sb3_maskable_ppo.py alone: agent steps per second
+"""Single envs in SB3's DummyVecEnv, the env side alone: agent steps per second
 of ``--envs`` single envs ``fiverow.make(..., opponent=...)`` in SB3's
 ``DummyVecEnv`` (each in ``Monitor``), masks read through ``env_method`` and a
-random legal action drawn in Python per env, as the example's learner sees
-them (without the network). One JSON line.
+random legal action drawn in Python per env, as examples/sb3_maskable_ppo.py's
+learner saw them before it moved to ``fiverow.sb3.VecEnv`` (without the
+network; ``bench_sb3_vecenv.py`` compares the two). One JSON line.
 
     python benchmarks/bench_sb3_env.py                    # freestyle 9x9, 16 envs, random
     python benchmarks/bench_sb3_env.py --opponent heuristic --seconds 20

@@ -3,12 +3,13 @@
     python examples/sb3_maskable_ppo.py    # freestyle 9x9: random 10 min, then heuristic 25
     python examples/sb3_maskable_ppo.py --random-minutes 0 --random-steps 200000
 
-The environment is what a Stable-Baselines3 user writes:
-``fiverow.make("freestyle", size=9, opponent="random", agent_seat="random")``
-in a ``DummyVecEnv``, each wrapped in SB3's ``Monitor``. The opponent moves
-inside ``step`` (in C), so the learner sees a single-agent game from its seat
-(drawn per episode: it plays both colours); rewards are +1 / -1 / 0 from that
-seat and MaskablePPO reads the legal actions from ``env.action_masks()``.
+The environment is ``--envs`` boards of
+``fiverow.make_vec("freestyle", size=9, opponent="random", agent_seat="random")``
+as one Stable-Baselines3 ``VecEnv`` (``fiverow.sb3.VecEnv``: every board
+stepped in one C call) in SB3's ``VecMonitor``. The opponent moves inside
+``step`` (in C), so the learner sees a single-agent game from its seat (drawn
+per episode: it plays both colours); rewards are +1 / -1 / 0 from that seat
+and MaskablePPO reads the legal actions from ``env.action_masks()``.
 
 Training runs against ``random`` for ``--random-minutes`` of training time
 (or ``--random-steps``, whichever comes first), then against ``heuristic``
@@ -34,12 +35,12 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env import VecMonitor
 from torch import nn
 
 import fiverow
+import fiverow.sb3
 from fiverow.analysis.stats import wilson_interval
 
 
@@ -61,18 +62,18 @@ class BoardCNN(BaseFeaturesExtractor):
         return self.net(observations)  # type: ignore[no-any-return]
 
 
-def training_env(args: argparse.Namespace, opponent: str, seed: int) -> DummyVecEnv:
-    def one(i: int) -> Any:
-        def make() -> gymnasium.Env[Any, Any]:
-            env = fiverow.make(
-                args.variant, opponent=opponent, agent_seat="random", **size_of(args)
-            )
-            env.reset(seed=seed + i)  # a distinct stream per env
-            return Monitor(env)
-
-        return make
-
-    return DummyVecEnv([one(i) for i in range(args.envs)])
+def training_env(args: argparse.Namespace, opponent: str, seed: int) -> VecMonitor:
+    """``--envs`` boards against ``opponent``, stepped in one C call, as an SB3 VecEnv."""
+    boards = fiverow.make_vec(
+        args.variant,
+        args.envs,
+        seed=seed,  # board i plays its own stream of (seed, i)
+        autoreset_mode="same_step",  # what SB3 expects: one C call per step
+        opponent=opponent,
+        agent_seat="random",
+        **size_of(args),
+    )
+    return VecMonitor(fiverow.sb3.VecEnv(boards))
 
 
 def size_of(args: argparse.Namespace) -> dict[str, int]:

@@ -61,7 +61,8 @@ def test_occupied_cells_are_named_and_nothing_changes(env):
     with pytest.raises(ValueError) as e:
         env.step(actions)
     message = str(e.value)
-    assert "2 env(s)" in message and "env 1:" in message and "env 3:" in message
+    assert "2 of 4 envs" in message and "env 1:" in message and "env 3:" in message
+    assert "action_mask" in message and "illegal_action='lose'" in message
     assert "occupied" in message and env.action_name(occupied[1]) in message
     assert "env 0:" not in message
     assert_unchanged(env, before)
@@ -256,3 +257,62 @@ def test_single_env_bad_actions():
     env.step(7)
     with pytest.raises(ValueError, match="occupied"):
         env.step(7)
+
+
+# ---- an illegal action names the remedies, in each API's words (issue 27) ----
+
+REMEDIES = ("action_mask", "action_masks()", "illegal_action='lose'", "illegal_action='random'")
+
+
+def test_single_env_illegal_action_names_the_remedies_in_its_words():
+    env = fiverow.make("freestyle", size=9, opponent="random")
+    env.reset(seed=3)
+    env.step(env.sample_legal())  # the agent's stone and the opponent's
+    occupied = int(np.flatnonzero(env.vector_env.board(0)["cells"].reshape(-1))[0])
+    before = env.vector_env.get_state(0)
+    with pytest.raises(ValueError) as e:
+        env.step(occupied)
+    message = str(e.value)
+    assert message.startswith(f"illegal action {occupied} ({env.vector_env.action_name(occupied)})")
+    assert "occupied" in message and all(r in message for r in REMEDIES), message
+    assert "env(s)" not in message and "envs" not in message and "env 0" not in message
+    assert env.vector_env.get_state(0) == before
+
+
+def test_single_env_finished_episode_says_reset():
+    env = fiverow.make("freestyle", size=5)
+    env.reset(seed=0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        _, _, terminated, truncated, _ = env.step(env.sample_legal())
+    with pytest.raises(ValueError) as e:
+        env.step(0)
+    message = str(e.value)
+    assert "episode is over" in message and "call reset()" in message
+    assert "env(s)" not in message and "reset this env" not in message
+
+
+def test_vector_env_counts_its_envs_in_words():
+    env = fiverow.make_vec("freestyle", num_envs=1, seed=0)
+    env.reset()
+    env.step(np.array([0]))
+    with pytest.raises(ValueError) as e:
+        env.step(np.array([0]))
+    message = str(e.value)
+    assert "in 1 of 1 env," in message and "env(s)" not in message
+    assert all(r in message for r in REMEDIES), message
+
+
+def test_refused_actions_pickle_with_their_details():
+    import pickle
+
+    from fiverow.env.pool import IllegalActionError
+
+    env = fiverow.make_vec("freestyle", num_envs=2, seed=0)
+    env.reset()
+    env.step(np.array([0, 1]))
+    with pytest.raises(IllegalActionError) as e:
+        env.step(np.array([2, 1]))
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert str(copy) == str(e.value) and copy.count == 1
+    assert copy.refused[0].index == 1 and copy.refused[0].kind == "illegal"

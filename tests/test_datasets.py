@@ -1266,6 +1266,38 @@ def test_export_minari(tmp_path, monkeypatch, every_preset):
     assert (tmp_path / "minari").is_dir()
 
 
+def test_export_minari_recovers_the_environment(tmp_path, monkeypatch, every_preset):
+    """issue 27: recover_environment() failed, the dataset's env_spec None."""
+    minari = pytest.importorskip("minari")
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+    data.export_minari(every_preset, "fiverow/recover-v0", "renju")
+    m = minari.load_dataset("fiverow/recover-v0")
+    assert m.spec.env_spec.id == fiverow.env_id("renju") == "fiverow/Renju-v0"
+    env = m.recover_environment()
+    assert env.unwrapped.config == fiverow.resolve("renju")
+    assert env.observation_space == m.observation_space and env.action_space == m.action_space
+    # the recovered env replays the dataset's first game step for step
+    episode = next(iter(m.iterate_episodes()))
+    obs, _ = env.reset(seed=0)
+    np.testing.assert_array_equal(obs, episode.observations[0])
+    for t, action in enumerate(episode.actions):
+        obs, _, terminated, _, _ = env.step(int(action))
+        np.testing.assert_array_equal(obs, episode.observations[t + 1])
+    assert terminated == bool(episode.terminations[-1])
+
+
+def test_export_minari_of_a_changed_preset_recovers_it(tmp_path, monkeypatch):
+    minari = pytest.importorskip("minari")
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+    path = tmp_path / "small.h5"
+    generate(path, "caro", games=3, seed=2, params={"size": 9, "caro_ends": "gomocup"})
+    data.export_minari(path, "fiverow/small-v0")
+    env = minari.load_dataset("fiverow/small-v0").recover_environment()
+    config = env.unwrapped.config
+    assert config.params == fiverow.resolve("caro", size=9, caro_ends="gomocup").params
+    assert env.observation_space.shape[1:] == (9, 9)
+
+
 def test_export_minari_needs_a_variant_for_a_mix(tmp_path, monkeypatch, every_preset):
     pytest.importorskip("minari")
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))

@@ -3,8 +3,9 @@
 
 - Pages run in order (README first), all in one scratch directory, so a page
   reads the files an earlier block wrote (`data.h5`). A page's Python blocks
-  share one namespace (fiverow imported), in order; `>>>` blocks are doctests
-  in it.
+  share one namespace, in order, that starts empty (nothing imported for it:
+  a reader may start on any page); `>>>` blocks are doctests in it. A block
+  that uses `fiverow` imports it itself (a reader pastes one block).
 - Shell lines: `fiverow ...` runs, with the long-job flags of SCALED capped
   (`--games 100000` runs 4 games; `generate` and `balance --out` may
   overwrite); the same caps apply to the keyword arguments of Python blocks
@@ -22,6 +23,7 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import re
 import shlex
@@ -31,8 +33,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-import fiverow
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -157,7 +157,7 @@ def scratch(tmp_path_factory) -> Path:
 def test_page_blocks_run(page, scratch, monkeypatch):
     monkeypatch.chdir(scratch)
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(scratch / "minari"))  # not ~/.minari
-    namespace: dict = {"__name__": f"doc_{page.stem}", "fiverow": fiverow}
+    namespace: dict = {"__name__": f"doc_{page.stem}"}  # nothing imported: the page's own
     for lang, text in blocks(page):
         marked = any(MARK in line for line in text.splitlines() if line.lstrip().startswith("#"))
         if lang not in ("python", "sh", "bash") or marked:
@@ -173,3 +173,37 @@ def test_page_blocks_run(page, scratch, monkeypatch):
         else:
             for words in shell_commands(text):
                 run_shell(words, scratch)
+
+
+def python_source(text: str) -> str:
+    """A Python block's code (a ``>>>`` block's examples)."""
+    if text.lstrip().startswith(">>>"):
+        return "".join(e.source for e in doctest.DocTestParser().get_examples(text))
+    return text
+
+
+def imported_names(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_each_block_that_uses_fiverow_imports_it(page):
+    """A reader pastes one block (issue 27: docs/gomorpion.md's first block and
+    one of docs/api.md used ``fiverow`` without importing it)."""
+    text = page.read_text()
+    missing = []
+    for match in FENCE.finditer(text):
+        lang, block = match.group(1), match.group(2)
+        if lang != "python" or any(MARK in line for line in block.splitlines()):
+            continue
+        tree = ast.parse(python_source(block))
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        if "fiverow" in used and "fiverow" not in imported_names(tree):
+            missing.append(text[: match.start()].count("\n") + 1)
+    assert missing == [], f"{page.name}: blocks at lines {missing} use fiverow without importing it"

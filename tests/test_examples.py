@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import fiverow
+import fiverow.sb3
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -348,6 +349,8 @@ def test_sb3_maskable_ppo_example_runs(tmp_path):
         *["--eval-every", "32", "--eval-minutes", "1000", "--eval-games", "4"],
         *["--threads", "1", "--out", str(out)],
     ]
+    env = sb3.training_env(sb3.parse_args(argv), "random", 0)
+    assert isinstance(env.unwrapped, fiverow.sb3.VecEnv) and env.num_envs == 2  # one C env
     summary = sb3.main(argv)
     assert summary["timesteps"] == 64
     for name in ("curve.json", "curve.png", "model.zip", "summary.json"):

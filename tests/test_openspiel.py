@@ -186,3 +186,63 @@ def test_a_process_that_loaded_a_game_exits_cleanly():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-500:]
+
+
+def test_an_illegal_action_speaks_openspiel():
+    """issue 27: the player and legal_actions() named, no "env(s)", nothing applied."""
+    fos.register()
+    state = pyspiel.load_game("fiverow_freestyle").new_initial_state()
+    state.apply_action(7)
+    with pytest.raises(ValueError) as e:
+        state.apply_action(7)
+    message = str(e.value)
+    assert message.startswith("fiverow_freestyle: action 7 (h15) is not legal for player 1"), (
+        message
+    )
+    assert "occupied" in message and "state.legal_actions()" in message
+    assert "env" not in message and "illegal_action" not in message
+    assert state.history() == [7] and state.current_player() == 1
+    state.apply_action(8)
+
+
+# the parameters each kind of variant uses: no other one belongs in its game string
+APPLY_ONLY = {
+    "caro_ends": {"rule": ("caro",)},
+    "forbidden": {"rule": ("renju",)},
+    "neighbourhood": {"rule": ("gomorpion",)},
+    "capture_threshold": {"rule": ("gomorpion",)},
+    "reward_mode": {"rule": ("gomorpion", "modlinseq")},
+    "modulus": {"rule": ("modlinseq",)},
+    "copies": {"rule": ("modlinseq",)},
+    "hand_size": {"rule": ("modlinseq",)},
+    "max_offers": {"protocol": ("soosorv",)},
+    "order": {"geometry": ("hex", "tess")},
+    "edge": {"geometry": ("hex",)},
+    "height": {"geometry": ("plane", "strip", "torus")},
+    "width": {"geometry": ("plane", "strip", "torus")},
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *NAMES,
+        "fiverow_freestyle(geometry=hex,order=5)",
+        "fiverow_modlinseq(geometry=plane,height=7,width=7)",
+        "fiverow_caro(caro_ends=gomocup,height=9,width=11)",
+    ],
+)
+def test_game_strings_carry_only_the_parameters_that_apply(name):
+    """issue 27: every string carried all 18 parameters (caro_ends, modulus,
+    hand_size on freestyle; height and width on the hex board)."""
+    game = pyspiel.load_game(name)
+    params = game.get_parameters()
+    config = game.config
+    for key, where in APPLY_ONLY.items():
+        applies = all(config[field] in allowed for field, allowed in where.items())
+        assert (key in params) == applies, (key, str(game))
+    assert {"rule", "geometry", "protocol", "connect", "max_steps"} <= set(params)
+    assert all(params[k] == config[k] for k in params)
+    again = pyspiel.load_game(str(game))  # the string round-trips
+    assert str(again) == str(game) and again.config == config
+    assert again.num_distinct_actions() == game.num_distinct_actions()

@@ -13,10 +13,12 @@ from __future__ import annotations
 import copy
 import pickle
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import fiverow
 from fiverow import pettingzoo as fz
@@ -189,8 +191,44 @@ def test_render_modes(mode):
     else:
         assert frame.shape == (15 * 24, 15 * 24, 3)
     env.close()
-    with pytest.raises(ValueError, match="render_mode"):
-        fz.raw_env("renju", render_mode="human")
+    with pytest.raises(ValueError, match="render_mode must be None, 'human', 'ansi'"):
+        fz.raw_env("renju", render_mode="video")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_render_test(preset):
+    """issue 27: render_test failed on every preset ("human" was refused)."""
+    render_test(partial(fz.env, preset))
+
+
+def test_human_render_prints_the_board_as_the_game_goes(capsys):
+    env = fz.env("renju", render_mode="human")
+    env.reset(seed=0)
+    shown = capsys.readouterr().out
+    assert shown.count("\n") >= 15 and "X" not in shown  # the empty board, at reset
+    env.step(112)
+    assert "(X)" in capsys.readouterr().out  # every step shows the board
+    assert env.render() is None and "(X)" in capsys.readouterr().out
+
+
+def test_observe_names_an_unknown_agent():
+    env = fz.env("freestyle")
+    env.reset(seed=0)
+    with pytest.raises(ValueError) as e:
+        env.observe("player_2")
+    assert str(e.value) == "unknown agent 'player_2'; the agents are player_0, player_1"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_turn_based_parallel_form_passes_parallel_api_test(preset):
+    """PettingZoo's turn_based_aec_to_parallel gives a parallel env (the agent
+    not to act passes; its action is ignored) that parallel_api_test accepts."""
+    env = turn_based_aec_to_parallel(fz.env(preset))
+    parallel_api_test(env, num_cycles=100)
+    observations, _ = env.reset(seed=1)
+    assert set(observations) == set(fz.AGENTS)
+    to_act = [a for a in fz.AGENTS if observations[a]["action_mask"].any()]
+    assert len(to_act) == 1  # one seat to act, the other's mask all zeros
 
 
 @pytest.mark.parametrize("copier", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
@@ -208,3 +246,19 @@ def test_copies_continue_identically(copier):
         assert action == twin.action_space(agent).sample()
         env.step(action)
         twin.step(action)
+
+
+def test_an_illegal_action_of_the_raw_env_speaks_pettingzoo():
+    """issue 27: the agent and observe() named, no "env(s)", nothing changed."""
+    env = fz.raw_env("freestyle")
+    env.reset(seed=0)
+    env.step(7)
+    rewards = dict(env._cumulative_rewards)
+    with pytest.raises(ValueError) as e:
+        env.step(7)
+    message = str(e.value)
+    assert message.startswith("player_1's action 7 (h15): occupied"), message
+    assert "observe('player_1')['action_mask']" in message and "TerminateIllegalWrapper" in message
+    assert "env(s)" not in message and "reset this env" not in message
+    assert env.agent_selection == "player_1" and env._cumulative_rewards == rewards
+    env.step(8)  # the game goes on

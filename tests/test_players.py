@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import _thread
 import dataclasses
+import io
 import signal
 import subprocess
 import sys
@@ -672,3 +673,48 @@ def test_player_names_read_back(name):
     player = players.make(name)
     assert player.name == name
     assert players.make(player.name) == player
+
+
+# ---- Match.play shows progress on a terminal (issue 27) ----
+
+
+class Terminal(io.StringIO):
+    """stderr as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def first_legal(env):
+    return env.action_masks().argmax(axis=1)
+
+
+@pytest.mark.parametrize("player_b", ["random", first_legal], ids=["builtin", "python"])
+def test_match_play_shows_progress_on_a_terminal_by_default(monkeypatch, player_b):
+    def match():
+        return fiverow.Match("freestyle", "random", player_b, games=12, seed=1, params={"size": 7})
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    result = match().play()
+    shown = terminal.getvalue()
+    assert "match: 12/12 games" in shown and "games/s" in shown and "ETA" in shown, shown
+    assert shown.startswith("\r") and shown.endswith("\n")
+    assert result.total().games == 12
+
+    terminal = Terminal()  # asked for none
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert match().play(progress=False).total().games == 12
+    assert terminal.getvalue() == ""
+
+    piped = io.StringIO()  # not a terminal: none by default, a plain line when asked
+    monkeypatch.setattr(sys, "stderr", piped)
+    match().play()
+    assert piped.getvalue() == ""
+    match().play(progress=True)
+    assert piped.getvalue().startswith("match: 12/12 games") and "\r" not in piped.getvalue()
+
+
+def test_match_play_refuses_a_progress_that_is_not_a_bool():
+    with pytest.raises(TypeError, match="progress must be True, False or None"):
+        fiverow.Match("freestyle", "random", "random", games=2).play(progress="yes")

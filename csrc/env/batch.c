@@ -376,7 +376,7 @@ static const char *invalid_reason(const group *g, int i, int code, int64_t a)
     case VALID_RANGE:
         return "out of range";
     case VALID_OVER:
-        return "the episode is over (reset this env first)";
+        return "the episode is over";
     case VALID_WAITING:
         return "the opponent is to act on this board";
     default:

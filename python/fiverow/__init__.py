@@ -9,8 +9,9 @@ The package's rooms: ``env`` (configs, pool, vector and single envs),
 ``rules`` (renju, modlinseq helpers), ``render``, ``players`` (built-in
 players, matches, batched search), ``data`` (datasets, generation),
 ``analysis`` (statistics, balance), ``records`` (game records: Gomocup's
-``.psq`` and SGF), ``adapters`` (PettingZoo and OpenSpiel, as
-``fiverow.pettingzoo`` and ``fiverow.openspiel``, imported on first use),
+``.psq`` and SGF), ``adapters`` (PettingZoo, OpenSpiel and Stable-Baselines3,
+as ``fiverow.pettingzoo``, ``fiverow.openspiel`` and ``fiverow.sb3``, imported
+on first use),
 ``cli`` and ``presets`` (one TOML file per preset). The public module names
 of earlier releases stay importable as aliases of their new homes
 (``fiverow.stats`` is ``fiverow.analysis.stats``).
@@ -63,6 +64,7 @@ MODULE_ALIASES = {
 LAZY_ALIASES: dict[str, str] = {
     "pettingzoo": "adapters.pettingzoo",
     "openspiel": "adapters.openspiel",
+    "sb3": "adapters.sb3",
     "distributed": "data.distributed",
 }
 

@@ -9,7 +9,10 @@
 
 Game names are ``fiverow_`` and the preset's name with ``-`` made ``_``
 (``fiverow_renju_soosorv8``); every variant parameter is a game parameter
-(``pyspiel.load_game("fiverow_freestyle(height=9,width=9)")``). Players are
+(``pyspiel.load_game("fiverow_freestyle(height=9,width=9)")``); a game's
+string carries those that apply to its variant. OpenSpiel's C++ bots
+(``pyspiel.MCTSBot``) crash on Python games: use its Python bots
+(``open_spiel.python.algorithms.mcts.MCTSBot``). Players are
 the seats (a protocol may hand black to either, and a seat may act twice in a
 row); actions are the env's, special actions included. A state holds its
 board's state bytes: cloning copies them, pickling and OpenSpiel's
@@ -37,7 +40,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..env.config import VariantConfig, preset_names, resolve
+from ..env.config import VariantConfig, applicable_params, preset_names, resolve
+from ..env.pool import IllegalActionError
 from ..env.vector import FiverowVectorEnv
 
 #: MODLINSEQ's chance node: the number of equally likely deals (seeds).
@@ -196,7 +200,10 @@ class FiverowGame(pyspiel.Game):
             utility_sum=None if points else 0.0,
             max_game_length=env._group.max_steps,
         )
-        super().__init__(_game_type(name, self.config), info, {**defaults, **given})
+        # the game's parameters (its string, what load_game reads back): those
+        # that apply to the variant, not the other rules' and geometries'
+        params = applicable_params(self.config.params)
+        super().__init__(_game_type(name, self.config), info, params)
 
     def new_initial_state(self, state: Any = None) -> FiverowState:
         if state is not None:
@@ -266,7 +273,11 @@ class FiverowState(pyspiel.State):
             self._chance = False
         else:
             env = self._engine()
-            _, _, terminated, truncated, info = env.step(np.array([action]))
+            try:
+                _, _, terminated, truncated, info = env.step(np.array([action]))
+            except IllegalActionError as e:  # in OpenSpiel's words: players, legal_actions()
+                message = _spiel_message(self.get_game().get_type().short_name, self._player, e)
+                raise IllegalActionError(e.count, e.refused, e.boards, message) from None
             self._rewards = [float(r) for r in info["rewards"][0]]
             self._returns = [a + r for a, r in zip(self._returns, self._rewards, strict=True)]
             self._terminal = bool(terminated[0] or truncated[0])
@@ -298,6 +309,18 @@ class FiverowState(pyspiel.State):
         if self._text is None:
             self._text = self._engine().render_env(0, "ansi")
         return self._text
+
+
+def _spiel_message(game: str, player: int, error: IllegalActionError) -> str:
+    """A refused action as an OpenSpiel user reads it."""
+    refused = error.refused[0]
+    if refused.kind == "over":
+        return f"{game}: the state is terminal; no action can be applied to it"
+    what = f"action {refused.action}" + (f" ({refused.name})" if refused.name else "")
+    return (
+        f"{game}: {what} is not legal for player {player}: {refused.reason}; nothing was "
+        "applied. state.legal_actions() lists the legal ones"
+    )
 
 
 class BoardObserver:

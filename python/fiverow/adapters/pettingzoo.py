@@ -37,6 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..env.pool import IllegalActionError
 from ..env.spaces import LegalDiscrete
 from ..env.vector import FiverowVectorEnv
 
@@ -52,12 +53,23 @@ def env(preset: str = "freestyle", render_mode: str | None = None, **overrides: 
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
+def _aec_message(agent: str, error: IllegalActionError) -> str:
+    """A refused action as a PettingZoo user reads it."""
+    refused = error.refused[0]
+    return (
+        f"{agent}'s {refused.describe()}; nothing changed. Take an action that "
+        f"observe({agent!r})['action_mask'] allows, or play through fiverow.pettingzoo.env(), "
+        "whose TerminateIllegalWrapper ends the game with -1 for the agent that plays an "
+        "illegal action"
+    )
+
+
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (PettingZoo's name)
     """The unwrapped AEC env (see the module's doc). An illegal action raises
     ``ValueError`` here, naming it, and changes nothing."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "fiverow_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -69,7 +81,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         self._vec = FiverowVectorEnv(
             preset, 1, num_threads=1, autoreset_mode="disabled", observation="mover", **overrides
@@ -128,6 +140,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos = {a: self._info() for a in AGENTS}
         self.agent_selection = AGENTS[int(self._vec._group.to_play[0])]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -136,8 +150,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
             return
         if action is None:
             raise ValueError(f"{agent} is to act: its action must be an integer, not None")
+        try:
+            _, _, terminated, truncated, info = self._vec.step(np.array([action]))
+        except IllegalActionError as e:  # in PettingZoo's words: agents, observe()
+            raise IllegalActionError(e.count, e.refused, e.boards, _aec_message(agent, e)) from None
         self._cumulative_rewards[agent] = 0.0
-        _, _, terminated, truncated, info = self._vec.step(np.array([action]))
         self.rewards = {a: float(info["rewards"][0, k]) for k, a in enumerate(AGENTS)}
         self.terminations = dict.fromkeys(AGENTS, bool(terminated[0]))
         self.truncations = dict.fromkeys(AGENTS, bool(truncated[0]))
@@ -148,8 +165,12 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         else:
             self.agent_selection = AGENTS[int(info["to_play"][0])]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(AGENTS)}")
         seat = AGENTS.index(agent)
         return {
             "observation": self._vec.pool.observe(self._vec.config.name, 0, seat),
@@ -177,8 +198,14 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         return info
 
     def render(self) -> Any:
+        """The board: text (``"ansi"``), an RGB array (``"rgb_array"``), or, with
+        ``"human"``, the text printed to stdout (also after every ``reset`` and
+        ``step``, as PettingZoo's classic games show their window) and None."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        if self.render_mode == "human":
+            print(self._vec.render_env(0, "ansi"), flush=True)
             return None
         return self._vec.render_env(0, self.render_mode)
 

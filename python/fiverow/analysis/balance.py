@@ -649,7 +649,7 @@ def ladder(
                     num_threads=num_threads,
                     params=params,
                     ray=ray,
-                ).play()
+                ).play(progress=False)
                 g = result.games
                 a_seat = np.where(g["seat0_player"] == 0, 0, 1)
                 score = np.where(g["winner"] < 0, 0.5, (g["winner"] == a_seat).astype(float))

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from .. import _core
 from ..env.config import VariantConfig, resolve
 from ..env.pool import OBSERVATIONS, Pool, _choice
+from ..env.registration import variant_spec
 
 FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
@@ -695,7 +696,10 @@ def export_minari(
     """Write one variant of a dataset as a Minari dataset (``minari.load_dataset(
     dataset_id)`` loads it). Each step's reward is the acting seat's, as the
     env reports it; observations are rebuilt by replay (absolute planes), and
-    each step's legal mask goes into ``infos["action_mask"]``."""
+    each step's legal mask goes into ``infos["action_mask"]``. The dataset's
+    env spec is the variant's registered Gymnasium id (``fiverow/Renju-v0``,
+    with the variant's parameters where they differ from the preset's), so
+    that ``recover_environment()`` makes the env."""
     try:
         import minari
         from minari.data_collector import EpisodeBuffer
@@ -740,6 +744,7 @@ def export_minari(
             return minari.create_dataset_from_buffers(
                 dataset_id=dataset_id,
                 buffer=buffers,
+                env=variant_spec(vd.config),
                 observation_space=spaces.Box(0, 1, vd.obs_shape, dtype=np.uint8),
                 action_space=spaces.Discrete(vd.n_actions),
                 algorithm_name=algorithm,

@@ -89,8 +89,9 @@ class Progress:
 
     def update(self, games: int, steps: int, final: bool = False) -> None:
         now = time.monotonic()
-        # on a terminal the line redraws; elsewhere one line every 10 s
-        if not final and not self.tty and now - self.last_line < 10:
+        # on a terminal the line redraws (at most 10 times a second: callers may
+        # update per game); elsewhere one line every 10 s
+        if not final and now - self.last_line < (0.1 if self.tty else 10):
             return
         self.last_line = now
         elapsed = max(now - self.start, 1e-9)

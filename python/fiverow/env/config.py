@@ -235,6 +235,18 @@ def _applies() -> tuple[tuple[str, Mapping[str, tuple[str, ...]]], ...]:
     )
 
 
+def applicable_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of a resolved variant that apply to it: those its rule,
+    protocol and geometry use (``caro_ends`` under caro only, ``order`` and
+    ``edge`` on hex boards, ``height`` / ``width`` on square ones, ...), as
+    the tables above say; the others keep their defaults and change nothing."""
+    return {
+        key: value
+        for key, value in params.items()
+        if all(params[f] in table[key] for f, table in _applies() if key in table)
+    }
+
+
 def _check_applies(
     resolved: Mapping[str, Any], given: Mapping[str, Any], inherited: Mapping[str, Any], name: str
 ) -> None:

@@ -112,6 +112,96 @@ def _parse_groups(groups: GroupsArg) -> list[_GroupSpec]:
     return out
 
 
+#: C's reasons that are not about the rules (the others name the rule broken)
+EPISODE_OVER = "the episode is over"
+OPPONENT_TO_ACT = "the opponent is to act on this board"
+
+
+@dataclass(frozen=True)
+class RefusedAction:
+    """One action a step refused: where, what, and why (C's reason)."""
+
+    group: str
+    index: int
+    action: int
+    #: the action's name (``h8``), None when out of range
+    name: str | None
+    reason: str
+
+    @property
+    def kind(self) -> str:
+        """``"range"``, ``"over"`` (the board's episode is over), ``"waiting"``
+        (the opponent is to act) or ``"illegal"`` (the rules forbid it)."""
+        if self.name is None:
+            return "range"
+        return {EPISODE_OVER: "over", OPPONENT_TO_ACT: "waiting"}.get(self.reason, "illegal")
+
+    def describe(self) -> str:
+        """``action 18 (a7): occupied`` / ``action 99 is out of range 0..80``."""
+        if self.name is None:
+            return f"action {self.action} is {self.reason}"
+        return f"action {self.action} ({self.name}): {self.reason}"
+
+
+class IllegalActionError(ValueError):
+    """A step refused some actions and stepped nothing (``illegal_action="raise"``,
+    or an action out of range, or a finished board not reset). ``refused``
+    lists the first ones (:class:`RefusedAction`), ``count`` all of them. The
+    message is the vector env's; the single env, PettingZoo and OpenSpiel
+    adapters say it in their own API's words."""
+
+    def __init__(
+        self,
+        count: int,
+        refused: list[RefusedAction],
+        boards: dict[str, int],
+        message: str | None = None,
+    ) -> None:
+        self.count = count
+        self.refused = refused
+        self.boards = boards  # group -> number of boards
+        super().__init__(message or self._message())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (Ray, multiprocessing) as it is
+        return (type(self), (self.count, self.refused, self.boards, str(self)))
+
+    def kinds(self) -> set[str]:
+        """The kinds of the refused actions listed (:attr:`RefusedAction.kind`)."""
+        return {r.kind for r in self.refused}
+
+    def _message(self) -> str:
+        total = sum(self.boards.values())
+        parts = []
+        for r in self.refused:
+            where = f"{r.group} " if len(self.boards) > 1 else ""
+            where += f"env {r.index}: " if self.boards[r.group] > 1 else ""
+            parts.append(where + r.describe())
+        more = f"; and {self.count - len(parts)} more" if self.count > len(parts) else ""
+        envs = "env" if total == 1 else "envs"
+        head = f"illegal actions in {self.count} of {total} {envs}, no env was stepped: "
+        return head + "; ".join(parts) + more + "." + vector_remedies(self.kinds())
+
+
+def vector_remedies(kinds: set[str]) -> str:
+    """What a vector env's user does about refused actions of these kinds."""
+    text = ""
+    if "illegal" in kinds:
+        text += (
+            " Play legal actions only: mask them with info['action_mask'] (or "
+            "env.action_masks(), which sb3-contrib's MaskablePPO reads), or make the env "
+            "with illegal_action='lose' (an illegal action loses the game) or "
+            "illegal_action='random' (a random legal action is played instead)."
+        )
+    if "over" in kinds:
+        text += (
+            " A finished episode must be reset first: reset(options={'reset_mask': done}) "
+            "(or autoreset_mode='next_step' / 'same_step')."
+        )
+    if "waiting" in kinds:
+        text += " The opponent moves on its own inside step(): act only where it is your turn."
+    return text
+
+
 class Group:
     """One group of a pool: its variant, spaces and output arrays."""
 
@@ -420,18 +510,29 @@ class Pool:
             a = a.astype(np.int64)
         return np.ascontiguousarray(a)
 
-    def _format_errors(self, count: int, errors: Sequence[tuple[int, int, int, str]]) -> str:
-        parts = []
+    def _illegal_error(
+        self, count: int, errors: Sequence[tuple[int, int, int, str]]
+    ) -> IllegalActionError:
+        """The refused actions of a step (C's ``(group, index, action, reason)``), named."""
+        refused = []
         for gi, index, action, reason in errors[:_ERRORS_SHOWN]:
             g = self.groups[self._order[gi]]
-            where = f"{g.name} " if len(self.groups) > 1 else ""
-            where += f"env {index}: " if g.num_envs > 1 else ""
-            if 0 <= action < g.n_actions:
-                parts.append(f"{where}action {action} ({g.action_name(action)}): {reason}")
-            else:
-                parts.append(f"{where}action {action} is out of range 0..{g.n_actions - 1}")
-        more = f"; and {count - _ERRORS_SHOWN} more" if count > _ERRORS_SHOWN else ""
-        return f"illegal actions in {count} env(s), no env was stepped: " + "; ".join(parts) + more
+            in_range = 0 <= action < g.n_actions
+            refused.append(
+                RefusedAction(
+                    g.name,
+                    index,
+                    action,
+                    g.action_name(action) if in_range else None,
+                    reason if in_range else f"out of range 0..{g.n_actions - 1}",
+                )
+            )
+        return IllegalActionError(
+            count, refused, {name: g.num_envs for name, g in self.groups.items()}
+        )
+
+    def _format_errors(self, count: int, errors: Sequence[tuple[int, int, int, str]]) -> str:
+        return str(self._illegal_error(count, errors))
 
     def _require_reset(self, method: str = "step") -> None:
         if not self._has_reset:
@@ -486,7 +587,7 @@ class Pool:
         result = self._batch.step(arrays)
         if result is not None:
             count, errors = result
-            raise ValueError(self._format_errors(count, errors))
+            raise self._illegal_error(count, errors)
 
     def sample_legal(self) -> dict[str, npt.NDArray[np.int64]]:
         """A uniformly random legal action per board, drawn in C (0 where done)."""

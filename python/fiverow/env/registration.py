@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import gymnasium
+import dataclasses
 
-from .config import preset_names
+import gymnasium
+from gymnasium.envs.registration import EnvSpec
+
+from .config import VariantConfig, preset_names, resolve
 
 NAMESPACE = "fiverow"
 
@@ -36,3 +39,21 @@ def register_envs() -> list[str]:
             )
         ids.append(eid)
     return ids
+
+
+def variant_spec(config: VariantConfig) -> EnvSpec:
+    """The Gymnasium spec that makes a single env of ``config``
+    (``gymnasium.make(spec)``): the preset's registered spec, with the
+    variant's parameters in its kwargs where they differ from the preset's
+    (a custom variant's id is made from its name the same way)."""
+    register_envs()
+    if config.name in preset_names():
+        spec = gymnasium.spec(env_id(config.name))
+        if resolve(config.name).params == config.params:
+            return spec
+    else:
+        spec = gymnasium.spec(env_id(preset_names()[0]))
+    variant = {**config.params, "name": config.name}
+    return dataclasses.replace(
+        spec, id=env_id(config.name), kwargs={**spec.kwargs, "variant": variant}
+    )

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from .. import render as _render
 from ..rules.renju import OPENINGS
 from .config import VariantConfig
-from .pool import check_seed
+from .pool import IllegalActionError, check_seed
 from .spaces import LegalDiscrete
 from .vector import FiverowVectorEnv
 
@@ -157,7 +157,10 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         if not 0 <= int(action) < n:
             raise ValueError(f"action {int(action)} is out of range 0..{n - 1}")
         before = self._vec.get_state(0)
-        obs, reward, terminated, truncated, _ = self._vec.step(np.array([int(action)]))
+        try:
+            obs, reward, terminated, truncated, _ = self._vec.step(np.array([int(action)]))
+        except IllegalActionError as e:  # in this env's words: one board, no "envs"
+            raise IllegalActionError(e.count, e.refused, e.boards, _single_message(e)) from None
         self._history.append(before)
         return (
             obs[0].copy(),
@@ -207,6 +210,20 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         Closing twice is fine."""
         self._vec.close()
         super().close()
+
+
+def _single_message(error: IllegalActionError) -> str:
+    """A refused action as the single env's user reads it."""
+    refused = error.refused[0]
+    if refused.kind == "over":
+        return f"{refused.describe()}; call reset() to start the next one"
+    return (
+        f"illegal {refused.describe()}; nothing was played. Play legal actions only: "
+        "mask them with info['action_mask'] or env.action_masks() (sb3-contrib's "
+        "MaskablePPO reads action_masks()), or make the env with illegal_action='lose' "
+        "(an illegal action loses the game) or illegal_action='random' (a random legal "
+        "action is played instead)"
+    )
 
 
 def make(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..data.selfplay import RECORD_DTYPE
+from ..data.selfplay import RECORD_DTYPE, Progress
 from .agent import Agent, agent_name, checked_actions, take_forfeits, takes_acting
 
 __all__ = [
@@ -184,19 +184,26 @@ def play_agents(
     alternate: bool,
     params: Mapping[str, Any],
     forfeits: list[Forfeit] | None = None,
+    progress: Progress | None = None,
+    done_before: tuple[int, int] = (0, 0),
 ) -> npt.NDArray[Any]:
     """Play ``games`` games of one variant (:func:`agent_games`); one record
     per game (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order;
-    ``forfeits`` gets the games lost by forfeit."""
+    ``forfeits`` gets the games lost by forfeit. ``progress`` is updated as
+    games end, counting on from ``done_before`` (games, steps)."""
     from ..env.vector import make_vec
 
     boards = min(boards, games)
     env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)
     start = env.reset(seed=seed)
     records = np.zeros(games, dtype=RECORD_DTYPE)
+    finished, steps = done_before
     for done in agent_games(env, start, player_a, player_b, games=games, alternate=alternate):
         records[int(done.record["game"])] = done.record
         if done.forfeit is not None and forfeits is not None:
             forfeits.append(done.forfeit)
+        if progress is not None:
+            finished, steps = finished + 1, steps + int(done.record["length"])
+            progress.update(finished, steps)
     env.close()
     return records

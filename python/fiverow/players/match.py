@@ -10,6 +10,7 @@ half of the games; results come with Wilson 95% intervals.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -163,12 +164,20 @@ class Match:
         self.params = dict(params or {})
         self.ray = ray
 
-    def play(self, progress: bool = False) -> MatchResult:
-        """Play every game: results per variant and in total, with Wilson intervals."""
+    def play(self, progress: bool | None = None) -> MatchResult:
+        """Play every game: results per variant and in total, with Wilson intervals.
+
+        ``progress``: a progress line on stderr (games, games/s, steps/s, ETA),
+        as ``fiverow generate`` shows. ``None`` (the default) shows it when
+        stderr is a terminal; ``True`` always (off a terminal, a line every
+        10 s); ``False`` never."""
+        if progress is not None and not isinstance(progress, bool):
+            raise TypeError(f"progress must be True, False or None, got {progress!r}")
+        show = sys.stderr.isatty() if progress is None else progress
         if not (isinstance(self.player_a, Player) and isinstance(self.player_b, Player)):
             if self.ray is not None and self.ray is not False:
                 raise ValueError("ray plays built-in players only; Python agents play here")
-            return self._play_agents()
+            return self._play_agents(Progress(self.games, label="match: ") if show else None)
         pool = mixed_pool(self.weights, self.boards, self.params, self.seed, self.num_threads)
         pair = (self.player_a, self.player_b)
         spec = RunSpec(
@@ -181,7 +190,7 @@ class Match:
             self.num_threads,
         )
         source = open_games(pool, spec, self.ray)
-        bar = Progress(self.games, label="match: ") if progress else None
+        bar = Progress(self.games, label="match: ") if show else None
         games, interrupted = source.play(self.games, bar)
         if bar:
             games_done, steps_done = source.progress()
@@ -195,7 +204,7 @@ class Match:
             interrupted,
         )
 
-    def _play_agents(self) -> MatchResult:
+    def _play_agents(self, bar: Progress | None) -> MatchResult:
         counts = split_games(self.games, self.weights)
         boards = split_boards(self.boards, self.weights)
         parts: list[npt.NDArray[Any]] = []
@@ -217,6 +226,8 @@ class Match:
                 alternate=self.alternate,
                 params=self.params,
                 forfeits=lost,
+                progress=bar,
+                done_before=(sum(map(len, parts)), sum(int(p["length"].sum()) for p in parts)),
             )
             offset = int(sum(len(p) for p in parts))  # game numbers run on across variants
             forfeits += [replace(f, game=f.game + offset) for f in lost]
@@ -225,6 +236,8 @@ class Match:
             scores.append(score_variant(games, gi, name))
         games = np.concatenate(parts)
         games["game"] = np.arange(len(games))
+        if bar:
+            bar.update(len(games), int(games["length"].sum()), final=True)
         return MatchResult(
             agent_name(self.player_a), agent_name(self.player_b), scores, games, forfeits=forfeits
         )
