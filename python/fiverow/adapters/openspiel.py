@@ -34,13 +34,21 @@ equally likely), and each player's observation shows its own hand only.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..env.config import VariantConfig, applicable_params, preset_names, resolve
+from ..env.config import (
+    VariantConfig,
+    applicable_params,
+    param_specs,
+    preset_names,
+    resolve,
+    traits_of,
+)
 from ..env.pool import IllegalActionError
 from ..env.vector import FiverowVectorEnv
 
@@ -63,7 +71,7 @@ class _Engine:
         self.initial = self.loaded = self.env.get_state(0)
         self.initial_mask = self.mask()
         self.action_names = [self.env.action_name(a) for a in range(self.env.n_actions)]
-        chance = config["rule"] == "modlinseq"
+        chance = "chance" in traits_of(config)
         self.chance_outcomes = [(k, 1.0 / DEALS) for k in range(DEALS)] if chance else []
 
     def holding(self, board: bytes) -> FiverowVectorEnv:
@@ -132,11 +140,11 @@ def __getattr__(name: str) -> Any:
 
 
 def _pays_points(config: VariantConfig) -> bool:
-    return config["reward_mode"] == "points" and config["rule"] in ("gomorpion", "modlinseq")
+    return "scoring" in traits_of(config) and config["reward_mode"] == "points"
 
 
 def _game_type(name: str, config: VariantConfig) -> pyspiel.GameType:
-    chance = config["rule"] == "modlinseq"
+    chance = "chance" in traits_of(config)
     points = _pays_points(config)
     kind = pyspiel.GameType
     return kind(
@@ -157,14 +165,34 @@ def _game_type(name: str, config: VariantConfig) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(resolve(config.name).params),
+        parameter_specification=_to_spiel(resolve(config.name).params),
     )
+
+
+def _to_spiel(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters as OpenSpiel's game strings carry them: a set parameter
+    ("2,3", Pente's capture_lengths) as "[2;3]" (a comma would end it, and a
+    lone "2" would read back as an int)."""
+    specs = param_specs()
+    return {k: f"[{str(v).replace(',', ';')}]" if specs[k].is_set else v for k, v in params.items()}
+
+
+def from_spiel(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters as OpenSpiel gave them, as fiverow reads them: the inverse
+    of how game strings carry set parameters ("[2;3]" is "2,3")."""
+    specs = param_specs()
+    out: dict[str, Any] = {}
+    for k, v in params.items():
+        if k in specs and specs[k].is_set and isinstance(v, str):
+            v = v.strip("[]").replace(";", ",")
+        out[k] = v
+    return out
 
 
 def _max_points(config: VariantConfig, env: FiverowVectorEnv) -> float:
     """A bound on one seat's points (reward_mode="points")."""
-    if config["rule"] == "gomorpion":
-        return float(int(env._group.on_board.sum()))  # a point per captured stone
+    if "tiles" not in traits_of(config):
+        return float(int(env._group.on_board.sum()))  # gomorpion: a point per captured stone
     # MODLINSEQ: at most one scoring turn per tile; a turn scores its segment
     # and one more per tile and line, each at most C(2T - 1, 2) for T tiles (a
     # bounce line may pass a cell twice)
@@ -178,13 +206,13 @@ class FiverowGame(pyspiel.Game):
 
     def __init__(self, preset: str, params: dict[str, Any] | None = None) -> None:
         defaults = resolve(preset).params
-        given = dict(params or {})
+        given = from_spiel(params or {})
         unknown = set(given) - set(defaults)
         if unknown:
             raise ValueError(f"unknown parameters {sorted(unknown)}; known: {sorted(defaults)}")
         changed = {k: v for k, v in given.items() if v != defaults[k]}
         self.config = resolve(preset, **changed)
-        self.chance = self.config["rule"] == "modlinseq"
+        self.chance = "chance" in traits_of(self.config)
         name = game_name(preset)
         self._key = f"{name}({','.join(f'{k}={v}' for k, v in sorted(self.config.params.items()))})"
         if self._key not in _ENGINES:
@@ -202,7 +230,7 @@ class FiverowGame(pyspiel.Game):
         )
         # the game's parameters (its string, what load_game reads back): those
         # that apply to the variant, not the other rules' and geometries'
-        params = applicable_params(self.config.params)
+        params = _to_spiel(applicable_params(self.config.params))
         super().__init__(_game_type(name, self.config), info, params)
 
     def new_initial_state(self, state: Any = None) -> FiverowState:

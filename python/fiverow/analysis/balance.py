@@ -33,7 +33,7 @@ import numpy.typing as npt
 from .. import players as players_mod
 from ..data.selfplay import RECORD_DTYPE, Progress
 from ..data.shards import RunSpec, cluster, open_games
-from ..env.config import resolve
+from ..env.config import cell_values, resolve
 from ..env.pool import Pool, check_seed
 from ..players.match import mixed_pool, variant_weights
 from .balance_report import BalanceReport, VariantResult, check_report_dir
@@ -142,7 +142,7 @@ def _variant_result(
 
 
 def _shape_of(group: Any) -> tuple[tuple[int, int], int]:
-    per_cell = int(group.config["modulus"]) if group.config["rule"] == "modlinseq" else 1
+    per_cell = cell_values(group.config)
     return (group.height, group.width), per_cell
 
 
@@ -545,7 +545,7 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
             played = e["length"] > 0
             if played.any():  # one point read per game, in file order
                 last[played] = data.read_rows(path, vd._group["steps/action"], ends[played])
-            per_cell = int(vd.config["modulus"]) if vd.config["rule"] == "modlinseq" else 1
+            per_cell = cell_values(vd.config)
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
             results.append(
                 _variant_result(

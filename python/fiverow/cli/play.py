@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import players as players_mod
 from .. import render as _render
+from ..env.config import cell_values, traits_of
 from ..env.notation import OffBoardError, example_name
 from ..env.vector import FiverowVectorEnv, make_vec, protocol_status
 from ..players.agent_match import check_players
@@ -102,8 +103,8 @@ class TerminalGame:
         self.forfeit: str | None = None  # why the opponent lost, when it failed
         self.opponent_name = str(getattr(opponent, "name", None) or type(opponent).__name__)
         config = env.config
-        self.modlinseq = config["rule"] == "modlinseq"
-        self.per_cell = int(config["modulus"]) if self.modlinseq else 1
+        self.modlinseq = "tiles" in traits_of(config)
+        self.per_cell = cell_values(config)
         self.example = example_name(config["geometry"], self.per_cell if self.modlinseq else 0)
         self.commands = f"commands: a move (e.g. {self.example}), undo, hint, moves, help, quit"
 
@@ -152,10 +153,10 @@ class TerminalGame:
         cells by address), renju's forbidden points marked, and a legend."""
         env, board = self.env, self.env.board(0)
         config = env.config
-        geometry, rule = config["geometry"], config["rule"]
-        if rule == "modlinseq":  # tiles, addresses, hands
+        geometry, traits = config["geometry"], traits_of(config)
+        if "tiles" in traits:  # tiles, addresses, hands
             return f"{env.render_env(0, 'ansi')}you are seat {self.seat}\n"
-        if rule == "gomorpion":  # statuses and sieges, with their legend
+        if "statuses" in traits:  # statuses and sieges, with their legend
             text = str(env.render_env(0, "ansi"))
         elif geometry in ("hex", "tess"):
             text = _render.hex_ansi(board["cells"], board["last_move"], addresses=True)

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..env.config import VariantConfig, resolve
+from ..env.config import VariantConfig, cell_values, resolve
 from ..env.pool import OBSERVATIONS, Pool, _choice
 from ..env.registration import variant_spec
 
@@ -485,7 +485,7 @@ class VariantData:
     def _transform(self, r: Replay, k: int) -> Replay:
         perm = self.symmetries.perms[k]
         cells = perm.size
-        per_cell = self.config["modulus"] if self.config["rule"] == "modlinseq" else 1
+        per_cell = cell_values(self.config)
         # action a on cell c (a // per_cell) goes to perm[c]; special actions stay
         action_map = np.arange(self.n_actions, dtype=np.int64)
         board_actions = cells * per_cell

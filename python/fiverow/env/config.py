@@ -162,6 +162,31 @@ def _parse_resolved(text: str) -> dict[str, Any]:
 
 
 @cache
+def rule_families() -> dict[str, tuple[str, frozenset[str]]]:
+    """Every value of the ``rule`` parameter with its rule family (csrc/rules/)
+    and the family's traits: ``"lines"`` (five in a row ends the game),
+    ``"scoring"`` (points decide), ``"chance"`` (a dealt bag), ``"tiles"``
+    (number tiles, not stones), ``"statuses"`` (stones with statuses),
+    ``"captures"`` (stones leave the board), ``"fouls"`` (forbidden points),
+    ``"multi_stone_turns"``, ... The Python layer asks these, never a rule's
+    name."""
+    return {
+        rule: (family, frozenset(traits))
+        for rule, (family, traits) in _core.rule_families().items()
+    }
+
+
+def traits_of(config: Mapping[str, Any] | VariantConfig) -> frozenset[str]:
+    """The traits of a configuration's rule family (see :func:`rule_families`)."""
+    return rule_families()[str(config["rule"])][1]
+
+
+def cell_values(config: Mapping[str, Any] | VariantConfig) -> int:
+    """Actions per cell: the tile values (MODLINSEQ), or 1 (a stone)."""
+    return int(config["modulus"]) if "tiles" in traits_of(config) else 1
+
+
+@cache
 def _applies_to_rule() -> dict[str, tuple[str, ...]]:
     """Parameters that only mean something under some rules (the engine's
     parameter table says which). Overriding one where it has no effect is an

@@ -335,7 +335,7 @@ class Group:
             self.width,
             self.geometry,
             self.special_actions,
-            int(self.config["modulus"]) if self.config["rule"] == "modlinseq" else 0,
+            self.action_cells // self.n_cells if self.action_cells > self.n_cells else 0,
             self.on_board.reshape(-1).astype(bool).tolist(),
         )
 

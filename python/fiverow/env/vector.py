@@ -13,7 +13,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import render as _render
 from ..rules.renju import OPENINGS
-from .config import VariantConfig, resolve
+from .config import VariantConfig, cell_values, resolve
 from .opponent import Opponent, play_python_opponent, resolve_opponent
 from .pool import Group, Pool, check_count, check_seed
 
@@ -275,12 +275,12 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise RuntimeError("call reset() before render()")
         board = self.pool.board(g.name, index)
         shape = (g.height, g.width)
-        if g.geometry in ("hex", "tess") or g.config["rule"] == "modlinseq":
+        if g.geometry in ("hex", "tess") or "tiles" in g.traits:
             return self._render_tiles_or_hex(board, mode)
         if mode == "ansi":
             shape = (g.height, g.width)
             offered = np.frombuffer(board["offered"], dtype=np.uint8).reshape(shape)
-            gomorpion = g.config["rule"] == "gomorpion"
+            gomorpion = "statuses" in g.traits
             text = _render.ansi(
                 board["cells"],
                 board["last_move"],
@@ -306,11 +306,11 @@ class FiverowVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     def _render_tiles_or_hex(self, board: dict[str, Any], mode: str) -> Any:
         g = self._group
         shape = (g.height, g.width)
-        modlinseq = g.config["rule"] == "modlinseq"
+        modlinseq = "tiles" in g.traits
         tiles = np.frombuffer(board["tiles"], dtype=np.uint8).reshape(shape) if modlinseq else None
         if mode == "rgb_array":
             if g.geometry in ("hex", "tess"):
-                m = int(g.config["modulus"]) if modlinseq else 1
+                m = cell_values(g.config)
                 return _render.hex_rgb(board["cells"], board["last_move"], tiles, m)
             return _render.rgb(board["cells"], board["last_move"])
         if mode != "ansi":

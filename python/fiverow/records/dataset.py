@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..env.config import VariantConfig
+from ..env.config import VariantConfig, traits_of
 from .game import Game, RecordError
 from .replay import Replay, config_of, preset_of, replay
 
@@ -45,9 +45,9 @@ def check_recordable(config: VariantConfig, format: str) -> None:
     """``RecordError`` unless games of ``config`` can be written as records in
     ``format``: MODLINSEQ draws its tiles at random (a record cannot replay
     it), and a ``.psq`` holds stones only (no opening protocol's steps)."""
-    if config["rule"] == "modlinseq":
+    if "chance" in traits_of(config):
         raise RecordError(
-            f"'{config.name}': modlinseq draws its tiles at random: records cannot replay it"
+            f"'{config.name}': {config['rule']} draws its tiles at random: records cannot replay it"
         )
     if format == "psq" and config["protocol"] not in ("free", "center"):
         raise RecordError(

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..env.config import VariantConfig, preset_names, resolve
+from ..env.config import VariantConfig, preset_names, resolve, traits_of
 from ..env.vector import FiverowVectorEnv
 from .game import Game, RecordError
 
@@ -65,10 +65,10 @@ def config_of(
         config = resolve(name, **overrides)
     except ValueError as e:
         raise RecordError(f"variant '{name}': {e}") from None
-    if config["rule"] == "modlinseq":
+    if "chance" in traits_of(config):
         raise RecordError(
-            "modlinseq draws its tiles at random from the game's seed: a record cannot "
-            "replay it (records are for stone games)"
+            f"{config['rule']} draws its tiles at random from the game's seed: a record "
+            "cannot replay it (records are for stone games)"
         )
     raster = _raster(config)
     if raster != (game.height, game.width):

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..env.config import cell_values, traits_of
 from ..env.notation import cell_name, column_letter
 
 WOOD = "#dcb35c"
@@ -178,7 +179,7 @@ def _hex_layout(
     total_h = max(ys) - min(ys) + 2 * margin
     bg = [f'<rect width="{total_w:.0f}" height="{total_h:.0f}" fill="{OFF}"/>']
     side = step / math.sqrt(3)
-    modlinseq = config["rule"] == "modlinseq"
+    modlinseq = "tiles" in traits_of(config)
     for cell, (x, y) in centres.items():
         bg.append(
             f'<polygon points="{_hexagon(x, y, side)}" fill="{WOOD}" stroke="{LINE}" '
@@ -251,9 +252,10 @@ def cell_glyphs(
     siege = _bytes_plane(board, "siege", n)
     tiles = _bytes_plane(board, "tiles", n)
     offered = _bytes_plane(board, "offered", n)
-    gomorpion = config["rule"] == "gomorpion"
-    modlinseq = config["rule"] == "modlinseq"
-    modulus = int(config["modulus"]) if modlinseq else 1
+    traits = traits_of(config)
+    gomorpion = "statuses" in traits
+    modlinseq = "tiles" in traits
+    modulus = cell_values(config)
     marked = set(highlight)
     rad = lay.radius
     out: dict[int, str] = {}
@@ -349,7 +351,7 @@ def _disc(x: float, y: float, r: float, fill: str, stroke: str) -> str:
 def forbidden_cells(board: Mapping[str, Any], config: Any) -> dict[int, str]:
     """Renju: black's forbidden points when black places the next stone
     (``{cell: kind}``); empty for other rules and for white."""
-    if config["rule"] != "renju" or _geometry(config) != "plane" or board.get("colour") != 0:
+    if "fouls" not in traits_of(config) or _geometry(config) != "plane" or board.get("colour") != 0:
         return {}
     if board.get("winner", -1) >= 0 or board.get("status", 0) != 0:
         return {}
@@ -361,15 +363,19 @@ def forbidden_cells(board: Mapping[str, Any], config: Any) -> dict[int, str]:
 
 
 def caption(board: Mapping[str, Any], config: Any, specials: Sequence[str] = ()) -> str:
-    """One line under the board: scores, hands, the phase of an opening."""
+    """One line under the board: scores, captures, hands, the phase of an
+    opening."""
     parts: list[str] = []
-    rule = config["rule"]
-    if rule in ("gomorpion", "modlinseq"):
+    traits = traits_of(config)
+    if "scoring" in traits:
         s = board.get("scores", (0, 0))
         parts.append(f"scores {s[0]} : {s[1]}")
-    if rule == "gomorpion":
+    if "statuses" in traits:
         parts.append(f"casts {board.get('casts', 0)}")
-    if rule == "modlinseq":
+    if "captures" in traits:
+        c = board.get("captures", (0, 0))
+        parts.append(f"captured stones {c[0]} : {c[1]}")
+    if "tiles" in traits:
         hands = np.frombuffer(board.get("hands", b""), dtype=np.uint8)
         if hands.size:
             held = [
@@ -434,7 +440,7 @@ def winning_line(board: Mapping[str, Any], config: Any) -> list[int]:
     """The cells of the five (or longer run) the last move made, when it won:
     on plane, torus and strip boards and on walled or wrapping hexagons (bounce
     and tess boards: none drawn). Empty when the game was not won by a line."""
-    if board.get("winner", -1) < 0 or config["rule"] in ("gomorpion", "modlinseq"):
+    if board.get("winner", -1) < 0 or "lines" not in traits_of(config):
         return []
     cells = np.asarray(board["cells"])
     last = int(board.get("last_move", -1))

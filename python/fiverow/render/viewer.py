@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..env.config import traits_of
 from ..env.pool import Pool
 from ..env.vector import FiverowVectorEnv
 from .svg import caption, cell_glyphs, forbidden_cells, layout, winning_line
@@ -127,7 +128,7 @@ def render_page(
     open_piece: dict[int, tuple[str, int]] = {}
     captions: list[str] = []
     ring = winning_line(final, config)
-    modlinseq = config["rule"] == "modlinseq"
+    modlinseq = "tiles" in traits_of(config)
     for t, board in enumerate(boards):
         if t > 0:
             action = _action_cell(names, t - 1, board, boards[t - 1], n_cells)
