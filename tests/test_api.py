@@ -449,7 +449,7 @@ def test_make_with_default_raise_and_check_env(preset):
     if preset == "modlinseq":
         pytest.skip("passes or fails by chance under 'raise', as documented")
     env = fiverow.make(preset)
-    if preset in ("renju", "renju-soosorv4", "renju-soosorv8"):
+    if preset in ("renju", "renju-soosorv4", "renju-soosorv8", "pente"):
         with pytest.raises(ValueError, match="centre"):
             check_env(env)
     else:

@@ -77,7 +77,10 @@ def test_step_before_reset():
 @pytest.mark.parametrize(
     "kwargs,match",
     [
-        ({"name_or_config": "gomoku"}, "unknown variant 'gomoku'; presets: caro, freestyle"),
+        (
+            {"name_or_config": "gomoku"},
+            "unknown variant 'gomoku'; presets: caro, connect6, freestyle",
+        ),
         ({"size": 40}, "'size' = 40 is out of range 3..32"),
         ({"size": "15"}, "'size' must be an integer"),
         ({"rule": "renjuu"}, "allowed: freestyle, standard, caro"),

@@ -366,6 +366,8 @@ def test_presets_are_the_documented_ones():
         "gomorpion",
         "hex",
         "modlinseq",
+        "connect6",
+        "pente",
     }
 
 

@@ -111,6 +111,10 @@ RANDOM_PLAY = [
     ("modlinseq", {"order": 5, "edge": "bounce", "modulus": 20}),
     ("modlinseq", {"geometry": "tess", "order": 2, "modulus": 7, "copies": 6}),
     ("modlinseq", {"geometry": "torus", "size": 9}),
+    ("connect6", {}),
+    ("connect6", {"geometry": "hex", "order": 5, "stones_per_turn": 3}),
+    ("pente", {}),
+    ("pente", {"geometry": "torus", "size": 11, "capture_lengths": "2,3"}),
 ]
 
 
@@ -147,6 +151,8 @@ OPPONENT_PLAY = [
     ("freestyle-swap2", {"size": 9}),
     ("gomorpion", {"size": 9, "reward_mode": "points"}),
     ("modlinseq", {"order": 4, "modulus": 9, "copies": 2}),
+    ("connect6", {"size": 9}),
+    ("pente", {"size": 9}),
 ]
 
 
@@ -263,6 +269,8 @@ SELFPLAY = [
     ("gomorpion", {"size": 9}),
     ("hex", {"order": 5, "edge": "bounce"}),
     ("modlinseq", {"order": 4, "modulus": 9, "copies": 2}),
+    ("connect6", {"size": 11}),
+    ("pente", {"size": 11}),
 ]
 
 
@@ -350,6 +358,8 @@ SEARCH = [
     ("gomorpion", {"size": 9}),
     ("hex", {"order": 4, "edge": "bounce"}),
     ("modlinseq", {"order": 4, "modulus": 9, "copies": 2}),
+    ("connect6", {"size": 9}),
+    ("pente", {"size": 9, "pente_opening": "free"}),
 ]
 
 
@@ -412,6 +422,8 @@ BATCHES = [  # (preset, overrides, symmetries of the raster the driver applies)
     ("gomorpion", {"size": 32}, 8),  # two 16-byte halves per row
     ("hex", {"order": 5}, 1),
     ("modlinseq", {"geometry": "torus", "size": 7, "modulus": 9, "copies": 2}, 9),
+    ("connect6", {"size": 9}, 8),
+    ("pente", {"size": 9}, 8),
 ]
 
 

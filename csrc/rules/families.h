@@ -9,5 +9,7 @@ extern const rule_family rule_family_lines; /* freestyle, standard, caro */
 extern const rule_family rule_family_renju;
 extern const rule_family rule_family_gomorpion;
 extern const rule_family rule_family_modlinseq;
+extern const rule_family rule_family_connect6;
+extern const rule_family rule_family_pente;
 
 #endif

@@ -13,6 +13,8 @@ static const rule_entry rules[] = {
     {"renju", &rule_family_renju, 0},
     {"gomorpion", &rule_family_gomorpion, 0},
     {"modlinseq", &rule_family_modlinseq, 0},
+    {"connect6", &rule_family_connect6, 0},
+    {"pente", &rule_family_pente, 0},
 };
 #define N_RULES ((int)(sizeof(rules) / sizeof(rules[0])))
 
