@@ -23,7 +23,7 @@ import importlib.util
 import sys
 from typing import Any
 
-from . import data, players, render
+from . import data, nets, players, render
 from ._version import __version__
 from .env.config import VariantConfig, param_specs, preset_names, resolve, variants
 from .env.pool import Pool
