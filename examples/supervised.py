@@ -23,6 +23,7 @@
    95% intervals.
 
 Outputs in ``--out``: ``curve.json`` (losses), ``loss.png``, ``net.pt``,
+``net.fnet`` (``fiverow.nets``: ``players.make("net(path=...)")`` plays it in C),
 ``summary.json`` (data, timings, scores).
 """
 
@@ -39,7 +40,7 @@ import numpy as np
 import torch
 
 import fiverow
-from fiverow import data, players
+from fiverow import data, nets, players
 from fiverow.generate import generate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -307,6 +308,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     loader.close()
     train_seconds = sum(v for k, v in seconds.items() if k != "validation")
     torch.save(net.state_dict(), out / "net.pt")
+    nets.export(net, out / "net.fnet", args.variant, params=params)  # the C net player's file
     (out / "curve.json").write_text(json.dumps(curve, indent=1))
     plot(curve, out / "loss.png")
 
