@@ -31,12 +31,20 @@ search, no solver); every evaluation game opens with
 Wilson 95% intervals and scores (wins + draws / 2) with 95% intervals go to
 ``<out>/curve.json`` and ``<out>/curve.png``, the
 network to ``<out>/net.pt`` (torch) and ``<out>/net.fnet`` (``fiverow.nets``:
-``players.make("net(path=<out>/net.fnet)")`` plays it in C), and a summary with where the time went to
-``<out>/summary.json``.
+``players.make("net(path=<out>/net.fnet)")`` plays it in C), and a summary
+with where the time went to ``<out>/summary.json``.
 Evaluation time is not counted as training time.
 """
 
 from __future__ import annotations
+
+import os
+
+# Two OpenMP runtimes share the cores (fiverow's libgomp, torch's own copy),
+# and an idle thread of either spins while the other works: wait passively
+# unless told otherwise. Read once, when the runtimes load: so before torch
+# and fiverow (docs/training.md, "Two OpenMP runtimes").
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 import argparse
 import json
@@ -60,6 +68,7 @@ from fiverow.search import MCTS
 # A small residual tower with a policy and a value head: fiverow.nets.model.Net
 # (its architecture is the one fiverow.nets.export writes to a network file,
 # which the C net player plays: players.make("net(path=...)")).
+
 
 class Evaluator:
     """The search's callback: masked softmax priors and values on a batch of

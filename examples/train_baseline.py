@@ -41,6 +41,14 @@ summary into ``docs/training/baseline-NAME-*.json``.
 
 from __future__ import annotations
 
+import os
+
+# Two OpenMP runtimes share the cores (fiverow's libgomp, torch's own copy),
+# and an idle thread of either spins while the other works: wait passively
+# unless told otherwise. Read once, when the runtimes load: so before torch
+# and fiverow (docs/training.md, "Two OpenMP runtimes").
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 import argparse
 import json
 import shutil
@@ -344,7 +352,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for name in ("random_plies", "selfplay_rounds", "blocks", "channels", "max_steps"):
         if getattr(args, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be >= 0")
-    for spec, flag in [(args.teacher, "--teacher")] + [(o, "--eval-opponents") for o in args.eval_opponents]:
+    for spec, flag in [(args.teacher, "--teacher")] + [
+        (o, "--eval-opponents") for o in args.eval_opponents
+    ]:
         try:
             made = players.make(spec)
         except (ValueError, OSError) as e:
@@ -404,7 +414,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     command = " ".join(["python", "examples/train_baseline.py", *(argv or sys.argv[1:])])
     net_file = export(net, out, args, note=command)
     t0 = time.perf_counter()
-    curve.append({"phase": "supervised", "minutes": curve[-1]["minutes"], **evaluate(net_file, args)})
+    curve.append(
+        {"phase": "supervised", "minutes": curve[-1]["minutes"], **evaluate(net_file, args)}
+    )
     seconds["evaluation"] = time.perf_counter() - t0
     seconds["selfplay_games"] = 0.0
 
@@ -457,7 +469,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     if args.install:
-        shutil.copyfile(net_file, ROOT / "python" / "fiverow" / "nets" / "baselines" / nets.BASELINES[args.baseline])
+        shutil.copyfile(
+            net_file,
+            ROOT / "python" / "fiverow" / "nets" / "baselines" / nets.BASELINES[args.baseline],
+        )
         docs = ROOT / "docs" / "training"
         shutil.copyfile(out / "curve.json", docs / f"baseline-{args.baseline}-curve.json")
         shutil.copyfile(out / "summary.json", docs / f"baseline-{args.baseline}-summary.json")

@@ -6,7 +6,8 @@
  *
  *     net_conv HEIGHT WIDTH CHANNELS REPEATS
  *
- * Prints one JSON line: microseconds per convolution of each, GFLOP/s, and
+ * Prints one JSON line: microseconds per convolution of each (the fastest of
+ * five interleaved rounds of REPEATS / 5), GFLOP/s, and
  * the largest difference between their outputs. Built and run by
  * benchmarks/bench_net.py (--conv). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -132,14 +133,20 @@ static void run(int height, int width, int channels, int repeats)
         for (int j = 0; j < pl.stride; j++)
             in[(size_t)ci * (size_t)pl.stride + (size_t)j] = pl.mask[j] * uniform(&rng);
 
-    double t0 = now();
-    for (int r = 0; r < repeats; r++)
-        net_conv3x3(&c, &pl, in, out_a, NULL);
-    double direct = (now() - t0) / repeats;
-    t0 = now();
-    for (int r = 0; r < repeats; r++)
-        conv_im2col(&c, &pl, in, col, w_rows, out_b);
-    double im2col = (now() - t0) / repeats;
+    /* five rounds of each, interleaved; the fastest round of each counts
+     * (the least disturbed by whatever else runs) */
+    double direct = 1e30, im2col = 1e30;
+    const int per_round = repeats / 5 > 0 ? repeats / 5 : 1;
+    for (int round = 0; round < 5; round++) {
+        double t0 = now();
+        for (int r = 0; r < per_round; r++)
+            net_conv3x3(&c, &pl, in, out_a, NULL);
+        direct = fmin(direct, (now() - t0) / per_round);
+        t0 = now();
+        for (int r = 0; r < per_round; r++)
+            conv_im2col(&c, &pl, in, col, w_rows, out_b);
+        im2col = fmin(im2col, (now() - t0) / per_round);
+    }
     double diff = 0;
     for (size_t k = 0; k < plane_floats; k++)
         diff = fmax(diff, fabs((double)out_a[k] - (double)out_b[k]));

@@ -8,7 +8,8 @@
 The package's rooms: ``env`` (configs, pool, vector and single envs),
 ``rules`` (renju, modlinseq helpers), ``render``, ``players`` (built-in
 players, matches, batched search), ``data`` (datasets, generation),
-``analysis`` (statistics, balance), ``adapters`` (PettingZoo and OpenSpiel, as
+``analysis`` (statistics, balance), ``nets`` (networks evaluated in C:
+export, load, the baselines), ``adapters`` (PettingZoo and OpenSpiel, as
 ``fiverow.pettingzoo`` and ``fiverow.openspiel``, imported on first use),
 ``cli`` and ``presets`` (one TOML file per preset). The public module names
 of earlier releases stay importable as aliases of their new homes
@@ -128,6 +129,7 @@ __all__ = [
     "make",
     "make_pool",
     "make_vec",
+    "nets",
     "param_specs",
     "players",
     "preset_names",

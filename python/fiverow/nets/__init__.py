@@ -204,7 +204,9 @@ def inspect(path: str | os.PathLike[str]) -> dict[str, Any]:
 def baseline(name: str) -> Path:
     """The file of a baseline shipped with the package (:data:`BASELINES`)."""
     if name not in BASELINES:
-        raise ValueError(f"unknown baseline network {name!r}; the baselines: {', '.join(BASELINES)}")
+        raise ValueError(
+            f"unknown baseline network {name!r}; the baselines: {', '.join(BASELINES)}"
+        )
     return Path(str(resources.files("fiverow.nets") / "baselines" / BASELINES[name]))
 
 
@@ -295,9 +297,9 @@ def _layers(seq: Any, kinds: tuple[type, ...], where: str) -> list[Any]:
     _expect(isinstance(seq, nn.Sequential), f"{where} is not an nn.Sequential")
     layers = list(seq)
     _expect(
-        len(layers) == len(kinds) and all(isinstance(m, k) for m, k in zip(layers, kinds, strict=True)),
-        f"{where} holds {[type(m).__name__ for m in layers]}, "
-        f"not {[k.__name__ for k in kinds]}",
+        len(layers) == len(kinds)
+        and all(isinstance(m, k) for m, k in zip(layers, kinds, strict=True)),
+        f"{where} holds {[type(m).__name__ for m in layers]}, not {[k.__name__ for k in kinds]}",
     )
     return layers
 
@@ -319,7 +321,9 @@ def _conv(conv: Any, where: str, size: int, cin: int, cout: int | None) -> None:
     )
     _expect(conv.in_channels == cin, f"{where} takes {conv.in_channels} channels, not {cin}")
     if cout is not None:
-        _expect(conv.out_channels == cout, f"{where} gives {conv.out_channels} channels, not {cout}")
+        _expect(
+            conv.out_channels == cout, f"{where} gives {conv.out_channels} channels, not {cout}"
+        )
 
 
 def _folded(conv: Any, bn: Any, where: str) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
@@ -333,11 +337,7 @@ def _folded(conv: Any, bn: Any, where: str) -> tuple[npt.NDArray[Any], npt.NDArr
         f"{where}'s batch norm must track running statistics of {conv.out_channels} channels",
     )
     w = conv.weight.detach().double().cpu().numpy()
-    b = (
-        conv.bias.detach().double().cpu().numpy()
-        if conv.bias is not None
-        else np.zeros(w.shape[0])
-    )
+    b = conv.bias.detach().double().cpu().numpy() if conv.bias is not None else np.zeros(w.shape[0])
     mean = bn.running_mean.detach().double().cpu().numpy()
     var = bn.running_var.detach().double().cpu().numpy()
     gamma = bn.weight.detach().double().cpu().numpy() if bn.weight is not None else 1.0
@@ -358,12 +358,14 @@ def _tensors(
 
     planes, height, width = obs_shape
     cells = height * width
-    _expect(isinstance(module, nn.Module), f"a torch nn.Module is needed, got {type(module).__name__}")
+    _expect(
+        isinstance(module, nn.Module), f"a torch nn.Module is needed, got {type(module).__name__}"
+    )
     stem = _layers(getattr(module, "stem", None), (nn.Conv2d, nn.BatchNorm2d, nn.ReLU), ".stem")
     _conv(stem[0], ".stem[0]", 3, planes, None)
     channels = stem[0].out_channels
     tensors = list(_folded(stem[0], stem[1], ".stem"))
-    tower = getattr(module, "tower", None)
+    tower: Any = getattr(module, "tower", None)
     _expect(isinstance(tower, nn.Sequential), ".tower is not an nn.Sequential")
     for b, block in enumerate(tower):
         where = f".tower[{b}]"
@@ -396,7 +398,11 @@ def _tensors(
         value[5].in_features == hidden and value[5].out_features == 1,
         f".value[5] must map {hidden} -> 1",
     )
-    for linear, where in ((policy[3], ".policy[3]"), (value[3], ".value[3]"), (value[5], ".value[5]")):
+    for linear, where in (
+        (policy[3], ".policy[3]"),
+        (value[3], ".value[3]"),
+        (value[5], ".value[5]"),
+    ):
         _expect(linear.bias is not None, f"{where} needs a bias")
     tensors += [_plain(policy[0].weight), _plain(policy[0].bias)]
     tensors += [_plain(policy[3].weight), _plain(policy[3].bias)]
@@ -437,12 +443,14 @@ def export(
     from ..env.vector import make_vec
 
     if observation not in OBSERVATIONS:
-        raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+        raise ValueError(
+            f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}"
+        )
     if "\n" in note:
         raise ValueError("note must be one line")
     env = make_vec(variant, num_envs=1, observation=observation, **dict(params or {}))
     try:
-        obs_shape = tuple(int(x) for x in env.single_observation_space.shape)
+        obs_shape = tuple(int(x) for x in env.single_observation_space.shape or ())
         planes, n_actions, config = tuple(env.planes), int(env.n_actions), env.config
     finally:
         env.close()
@@ -502,9 +510,12 @@ def to_torch(path: str | os.PathLike[str]) -> Any:
         policy_channels=info.policy_channels,
         value_hidden=info.value_hidden,
     )
-    convs = [(net.stem[0], net.stem[1], "stem")]
+    convs: list[tuple[Any, Any, str]] = [(net.stem[0], net.stem[1], "stem")]
     for b, block in enumerate(net.tower):
-        convs += [(block.c1, block.b1, f"tower.{b}.conv1"), (block.c2, block.b2, f"tower.{b}.conv2")]
+        convs += [
+            (block.c1, block.b1, f"tower.{b}.conv1"),
+            (block.c2, block.b2, f"tower.{b}.conv2"),
+        ]
     with torch.no_grad():
         for conv, bn, name in convs:
             conv.weight.copy_(torch.from_numpy(t[f"{name}.weight"]))
@@ -513,7 +524,7 @@ def to_torch(path: str | os.PathLike[str]) -> Any:
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0)
             bn.eps = 0.0
-        linear = {
+        linear: dict[str, Any] = {
             "policy.conv": net.policy[0],
             "policy.linear": net.policy[3],
             "value.conv": net.value[0],

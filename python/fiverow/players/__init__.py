@@ -16,12 +16,11 @@ gives the same moves on any number of threads.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any, overload
-
-import os
 from types import SimpleNamespace
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
