@@ -14,23 +14,16 @@
 
 /* ---- bytes ---- */
 
-/* CRC-32 (IEEE, as zlib.crc32 computes it), bit by bit per table. */
+/* CRC-32 (IEEE, as zlib.crc32 computes it), bit by bit: a file is checked
+ * once, when it is read, and a table would be shared state between threads. */
 static uint32_t crc32_of(const uint8_t *p, size_t n)
 {
-    static uint32_t table[256];
-    static atomic_int ready;
-    if (!atomic_load(&ready)) { /* racing threads write the same table */
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
-        atomic_store(&ready, 1);
-    }
     uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++)
-        c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+    }
     return c ^ 0xffffffffu;
 }
 
