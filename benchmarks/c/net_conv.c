@@ -20,7 +20,7 @@
 
 #include "players/net_model.h"
 
-#ifdef __FMA__
+#if defined(__FMA__) && !defined(FIVEROW_NO_INTRINSICS)
 #include <immintrin.h>
 #endif
 
@@ -40,21 +40,17 @@ static float uniform(uint64_t *state)
 typedef float v8 __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
 
-static inline v8 load8(const float *p)
-{
-    v8 x;
-    memcpy(&x, p, sizeof(x));
-    return x;
-}
-
-static inline v8 madd(v8 a, v8 b, v8 c)
-{
-#ifdef __FMA__
-    return _mm256_fmadd_ps(a, b, c);
+/* Macros, not functions: a function that takes or returns a 32-byte vector
+ * has another ABI where AVX is off (the portable build's baseline), and the
+ * compiler warns about it. LOAD8 reads eight floats from anywhere; MADD is
+ * a * b + c, one fused instruction where the target has FMA (the compiler
+ * fuses nothing by itself under -std=c11). */
+#define LOAD8(dst, p) memcpy(&(dst), (p), sizeof(v8))
+#if defined(__FMA__) && !defined(FIVEROW_NO_INTRINSICS)
+#define MADD(a, b, c) _mm256_fmadd_ps(a, b, c)
 #else
-    return a * b + c;
+#define MADD(a, b, c) ((a) * (b) + (c))
 #endif
-}
 
 /* im2col: col[ci * 9 + k][j] = in[ci][base + j + off_k], then out = W col
  * with the direct kernel's register block (NET_CB x NET_JB) over the rows. */
@@ -79,18 +75,20 @@ static void conv_im2col(const net_conv *c, const net_planes *pl, const float *in
                 const float *s = col + (size_t)kk * (size_t)span + j0;
                 v8 sv[NET_JB / 8];
                 for (int v = 0; v < NET_JB / 8; v++)
-                    sv[v] = load8(s + 8 * v);
+                    LOAD8(sv[v], s + 8 * v);
                 for (int r = 0; r < NET_CB; r++) {
                     const v8 wv = zero + w_rows[(size_t)(ob * NET_CB + r) * (size_t)K + (size_t)kk];
                     for (int v = 0; v < NET_JB / 8; v++)
-                        acc[r][v] = madd(wv, sv[v], acc[r][v]);
+                        acc[r][v] = MADD(wv, sv[v], acc[r][v]);
                 }
             }
             for (int r = 0; r < NET_CB; r++) {
                 float *o = out + (size_t)(ob * NET_CB + r) * (size_t)pl->stride + pl->base + j0;
                 for (int v = 0; v < NET_JB / 8; v++) {
                     v8 x = acc[r][v];
-                    x = (v8)((v8i)x & (x > zero)) * load8(pl->mask + pl->base + j0 + 8 * v);
+                    v8 mask;
+                    LOAD8(mask, pl->mask + pl->base + j0 + 8 * v);
+                    x = (v8)((v8i)x & (x > zero)) * mask;
                     memcpy(o + 8 * v, &x, sizeof(x));
                 }
             }

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __FMA__
+#if defined(__FMA__) && !defined(FIVEROW_NO_INTRINSICS)
 #include <immintrin.h>
 #endif
 
@@ -24,23 +24,17 @@ typedef float v8 __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
 #define JV (NET_JB / 8)
 
-static inline v8 load8(const float *p)
-{
-    v8 x;
-    memcpy(&x, p, sizeof(x));
-    return x;
-}
-
-/* a * b + c: one fused instruction where the target has FMA (the compiler
- * fuses nothing by itself under -std=c11) */
-static inline v8 madd(v8 a, v8 b, v8 c)
-{
-#ifdef __FMA__
-    return _mm256_fmadd_ps(a, b, c);
+/* Macros, not functions: a function that takes or returns a 32-byte vector
+ * has another ABI where AVX is off (the portable build's baseline), and the
+ * compiler warns about it. LOAD8 reads eight floats from anywhere; MADD is
+ * a * b + c, one fused instruction where the target has FMA (the compiler
+ * fuses nothing by itself under -std=c11). */
+#define LOAD8(dst, p) memcpy(&(dst), (p), sizeof(v8))
+#if defined(__FMA__) && !defined(FIVEROW_NO_INTRINSICS)
+#define MADD(a, b, c) _mm256_fmadd_ps(a, b, c)
 #else
-    return a * b + c;
+#define MADD(a, b, c) ((a) * (b) + (c))
 #endif
-}
 
 void net_conv3x3(const net_conv *c, const net_planes *pl, const float *in, float *out,
                  const float *residual)
@@ -62,21 +56,24 @@ void net_conv3x3(const net_conv *c, const net_planes *pl, const float *in, float
                 for (int k = 0; k < 9; k++) {
                     v8 s[JV];
                     for (int v = 0; v < JV; v++)
-                        s[v] = load8(src + off[k] + 8 * v);
+                        LOAD8(s[v], src + off[k] + 8 * v);
                     for (int r = 0; r < NET_CB; r++) {
                         const v8 wv = zero + wc[k * NET_CB + r];
                         for (int v = 0; v < JV; v++)
-                            acc[r][v] = madd(wv, s[v], acc[r][v]);
+                            acc[r][v] = MADD(wv, s[v], acc[r][v]);
                     }
                 }
             }
             for (int r = 0; r < NET_CB; r++) {
                 const size_t at = (size_t)(ob * NET_CB + r) * (size_t)stride + (size_t)j0;
                 for (int v = 0; v < JV; v++) {
-                    v8 x = acc[r][v];
-                    if (residual)
-                        x += load8(residual + at + 8 * v);
-                    x = (v8)((v8i)x & (x > zero)) * load8(pl->mask + j0 + 8 * v); /* ReLU */
+                    v8 x = acc[r][v], add, mask;
+                    if (residual) {
+                        LOAD8(add, residual + at + 8 * v);
+                        x += add;
+                    }
+                    LOAD8(mask, pl->mask + j0 + 8 * v);
+                    x = (v8)((v8i)x & (x > zero)) * mask; /* ReLU, border zeroed */
                     memcpy(out + at + 8 * v, &x, sizeof(x));
                 }
             }
