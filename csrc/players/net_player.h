@@ -17,7 +17,7 @@
  * its own scratch, no thread waits for a batch, and a board's move depends
  * on the board and the decision key alone (any thread count gives the same
  * games). A single-board forward pass of a small network on a 15x15 board
- * runs at about 35 GFLOP/s here (benchmarks/c/net_conv.c); batching leaves
+ * runs at 60-70 GFLOP/s on one core here (benchmarks/c/net_conv.c); batching leaves
  * across boards (fiverow.search.MCTS does, for torch) would buy little more
  * on a CPU. */
 #ifndef FIVEROW_NET_PLAYER_H
