@@ -30,12 +30,21 @@ search, no solver); every evaluation game opens with
 ``--eval-random-plies`` random moves, so that the games differ. Win rates with
 Wilson 95% intervals and scores (wins + draws / 2) with 95% intervals go to
 ``<out>/curve.json`` and ``<out>/curve.png``, the
-network to ``<out>/net.pt``, and a summary with where the time went to
-``<out>/summary.json``.
+network to ``<out>/net.pt`` (torch) and ``<out>/net.fnet`` (``fiverow.nets``:
+``players.make("net(path=<out>/net.fnet)")`` plays it in C), and a summary
+with where the time went to ``<out>/summary.json``.
 Evaluation time is not counted as training time.
 """
 
 from __future__ import annotations
+
+import os
+
+# Two OpenMP runtimes share the cores (fiverow's libgomp, torch's own copy),
+# and an idle thread of either spins while the other works: wait passively
+# unless told otherwise. Read once, when the runtimes load: so before torch
+# and fiverow (docs/training.md, "Two OpenMP runtimes").
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 import argparse
 import json
@@ -48,61 +57,17 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
 
 import fiverow
-from fiverow import players
+from fiverow import nets, players
 from fiverow.data import Writer
+from fiverow.nets.model import Net
 from fiverow.search import MCTS
 
 # ---- the network ----
-
-
-class Residual(nn.Module):
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.c1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
-        self.b1 = nn.BatchNorm2d(channels)
-        self.c2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
-        self.b2 = nn.BatchNorm2d(channels)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = torch.relu(self.b1(self.c1(x)))
-        return torch.relu(x + self.b2(self.c2(y)))
-
-
-class Net(nn.Module):
-    """A small residual tower; a policy head over the actions and a value head
-    in [-1, 1] for the seat to move."""
-
-    def __init__(
-        self, obs_shape: tuple[int, ...], n_actions: int, blocks: int, channels: int
-    ) -> None:
-        super().__init__()
-        planes, height, width = obs_shape
-        self.stem = nn.Sequential(
-            nn.Conv2d(planes, channels, 3, padding=1, bias=False),
-            nn.BatchNorm2d(channels),
-            nn.ReLU(),
-        )
-        self.tower = nn.Sequential(*[Residual(channels) for _ in range(blocks)])
-        cells = height * width
-        self.policy = nn.Sequential(
-            nn.Conv2d(channels, 2, 1), nn.ReLU(), nn.Flatten(), nn.Linear(2 * cells, n_actions)
-        )
-        self.value = nn.Sequential(
-            nn.Conv2d(channels, 1, 1),
-            nn.ReLU(),
-            nn.Flatten(),
-            nn.Linear(cells, 64),
-            nn.ReLU(),
-            nn.Linear(64, 1),
-            nn.Tanh(),
-        )
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.tower(self.stem(x))
-        return self.policy(h), self.value(h).squeeze(-1)
+# A small residual tower with a policy and a value head: fiverow.nets.model.Net
+# (its architecture is the one fiverow.nets.export writes to a network file,
+# which the C net player plays: players.make("net(path=...)")).
 
 
 class Evaluator:
@@ -607,6 +572,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             (out / "curve.json").write_text(json.dumps(curve, indent=1))
             plot(curve, out / "curve.png")
             torch.save(net.state_dict(), out / "net.pt")
+            nets.export(net, out / "net.fnet", args.variant, params=params)  # for the C player
             eval_seconds += time.perf_counter() - t0
             next_eval = training + args.eval_every
             rates = "  ".join(

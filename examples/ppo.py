@@ -19,6 +19,14 @@ the opponent (and random): win rates with Wilson 95% intervals go to
 
 from __future__ import annotations
 
+import os
+
+# Two OpenMP runtimes share the cores (fiverow's libgomp, torch's own copy),
+# and an idle thread of either spins while the other works: wait passively
+# unless told otherwise. Read once, when the runtimes load: so before torch
+# and fiverow (docs/training.md, "Two OpenMP runtimes").
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 import argparse
 import json
 import sys

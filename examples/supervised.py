@@ -23,10 +23,19 @@
    95% intervals.
 
 Outputs in ``--out``: ``curve.json`` (losses), ``loss.png``, ``net.pt``,
+``net.fnet`` (``fiverow.nets``: ``players.make("net(path=...)")`` plays it in C),
 ``summary.json`` (data, timings, scores).
 """
 
 from __future__ import annotations
+
+import os
+
+# Two OpenMP runtimes share the cores (fiverow's libgomp, torch's own copy),
+# and an idle thread of either spins while the other works: wait passively
+# unless told otherwise. Read once, when the runtimes load: so before torch
+# and fiverow (docs/training.md, "Two OpenMP runtimes").
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 import argparse
 import json
@@ -39,7 +48,7 @@ import numpy as np
 import torch
 
 import fiverow
-from fiverow import data, players
+from fiverow import data, nets, players
 from fiverow.generate import generate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -307,6 +316,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     loader.close()
     train_seconds = sum(v for k, v in seconds.items() if k != "validation")
     torch.save(net.state_dict(), out / "net.pt")
+    nets.export(net, out / "net.fnet", args.variant, params=params)  # the C net player's file
     (out / "curve.json").write_text(json.dumps(curve, indent=1))
     plot(curve, out / "loss.png")
 

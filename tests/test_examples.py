@@ -60,8 +60,9 @@ def test_alphazero_example_runs_and_writes_its_outputs(tmp_path):
     summary = az.main(argv)
     assert summary["iterations"] == 40
     assert summary["games"] > 0
-    for name in ("selfplay.h5", "curve.json", "curve.png", "net.pt", "summary.json"):
+    for name in ("selfplay.h5", "curve.json", "curve.png", "net.pt", "net.fnet", "summary.json"):
         assert (out / name).exists(), name
+    assert fiverow.nets.inspect(out / "net.fnet")["height"] == 7  # the C net player's file
     curve = json.loads((out / "curve.json").read_text())
     assert len(curve) == 2  # before training and at the end
     for point in curve:
@@ -312,6 +313,10 @@ def test_supervised_example_trains_from_batches_and_evaluates(tmp_path):
     assert summary["steps"] == 12 and summary["positions_trained"] == 12 * 32
     for name in ("train.h5", "val.h5", "curve.json", "loss.png", "net.pt", "summary.json"):
         assert (out / name).exists(), name
+    played = fiverow.players.make("net", path=out / "net.fnet")  # the C net player's file
+    env = fiverow.make_vec("freestyle", num_envs=4, size=7)
+    env.reset()
+    assert env.action_masks()[np.arange(4), played.act(env)].all()
     curve = json.loads((out / "curve.json").read_text())
     assert [c["step"] for c in curve] == [4, 8, 12]
     assert all(math.isfinite(c["train_policy_loss"]) for c in curve)
@@ -336,6 +341,77 @@ def test_supervised_example_refuses_bad_settings(tmp_path):
         sl.main(["--games", "0", "--out", str(tmp_path)])
     with pytest.raises(SystemExit):
         sl.main(["--player", "nobody", "--out", str(tmp_path)])
+
+
+def test_train_baseline_example_runs_every_phase(tmp_path):
+    """Teacher games (random opening plies, the teacher's policy recorded at
+    every ply), supervised training through Batches, a self-play round of the
+    C net player, the network file and its evaluation."""
+    tb = load("train_baseline")
+    out = tmp_path / "tb"
+    summary = tb.main(
+        [
+            "freestyle-9x9",
+            "--teacher",
+            "heuristic",
+            "--games",
+            "12",
+            "--val-games",
+            "4",
+            "--boards",
+            "8",
+            "--random-plies",
+            "3",
+            "--blocks",
+            "1",
+            "--channels",
+            "8",
+            "--batch-size",
+            "32",
+            "--buffer",
+            "256",
+            "--max-steps",
+            "6",
+            "--log-every",
+            "3",
+            "--val-every",
+            "6",
+            "--selfplay-rounds",
+            "1",
+            "--selfplay-games",
+            "4",
+            "--selfplay-simulations",
+            "4",
+            "--selfplay-steps",
+            "3",
+            "--eval-games",
+            "4",
+            "--threads",
+            "1",
+            "--out",
+            str(out),
+        ]
+    )
+    for name in ("teacher.h5", "val.h5", "selfplay-0.h5", "net.fnet", "net.pt", "curve.json"):
+        assert (out / name).exists(), name
+    with fiverow.data.open(out / "teacher.h5") as ds:
+        games = ds["freestyle"]
+        assert len(games) == 12 and games.has_policy
+        ep = games.episode(0)
+        policy = ep.policy.astype(np.float64)
+        np.testing.assert_allclose(policy.sum(axis=1), 1.0, atol=2e-2)
+        # after the random plies the teacher's own moves, which its policy names
+        assert np.all(policy[np.arange(3, ep.length), ep.actions[3:]] > 0)
+    info = fiverow.nets.inspect(out / "net.fnet")
+    assert (
+        info["height"] == 9 and info["blocks"] == 1 and "train_baseline.py" in info["text"]["note"]
+    )
+    curve = json.loads((out / "curve.json").read_text())
+    phases = [c["phase"] for c in curve if "policy vs heuristic" in c]
+    assert phases == ["supervised", "selfplay 1"]
+    assert summary["steps"] == 9 and summary["final"]["policy vs random"]["games"] == 4
+    with pytest.raises(SystemExit):
+        tb.main(["freestyle-9x9", "--teacher", "nobody", "--out", str(tmp_path)])
 
 
 def test_sb3_maskable_ppo_example_runs(tmp_path):

@@ -439,3 +439,37 @@ def test_batch_farm_under_sanitizers(driver, preset, overrides, symmetries):
     assert out[0].startswith("ok"), out
     assert out[1].startswith("ok games=4"), out
     assert f"symmetries={symmetries} " in out[1] and out[1].endswith("mismatches=0"), out
+
+
+NET_PLAY = [("freestyle", {"size": 9}), ("freestyle-swap2", {"size": 9}), ("renju", {"size": 11})]
+
+
+@pytest.mark.parametrize("preset,overrides", NET_PLAY, ids=[f"{p}-{o}" for p, o in NET_PLAY])
+def test_net_player_under_sanitizers(driver, tmp_path, preset, overrides):
+    """A small network file written here (fiverow.nets.export): its reader
+    on a truncated copy, the forward pass in the net player's policy and
+    PUCT search against the heuristic on two threads (games replayed and
+    compared) and as the opponent in the loop."""
+    import torch
+
+    from fiverow import nets
+    from fiverow.nets.model import Net
+
+    env = fiverow.make_vec(preset, num_envs=1, **overrides)
+    shape, n_actions = env.single_observation_space.shape, env.n_actions
+    env.close()
+    torch.manual_seed(0)
+    path = tmp_path / "small.fnet"
+    nets.export(
+        Net(shape, n_actions, 2, 5, policy_channels=1, value_hidden=6),
+        path,
+        preset,
+        params=overrides,
+    )
+    p = params_text(preset, **overrides)
+    script = [f"new 4 2 0 0 0 5 {p}", f"net {path} 0 6", f"net {path} 6 4"]
+    out = run(driver, "\n".join(script) + "\n")
+    assert len(out) == 5 and out[0].startswith("ok"), out
+    for games_line, steps_line in ((out[1], out[2]), (out[3], out[4])):
+        assert games_line.startswith("ok games=") and games_line.endswith("mismatches=0"), out
+        assert steps_line.startswith("ok"), out

@@ -55,6 +55,8 @@ def test_wheel_carries_hdf5_and_no_source_build(wheel):
     assert any(n.startswith("fiverow.libs/libhdf5") for n in names), names
     assert sum(n.startswith("fiverow/_core") and n.endswith(".so") for n in names) == 1
     assert "fiverow/presets/freestyle.toml" in names
+    for baseline in ("freestyle", "renju", "freestyle-9x9"):  # the networks, package data
+        assert f"fiverow/nets/baselines/{baseline}.fnet" in names
 
 
 def test_wheel_installs_and_runs_without_system_hdf5(wheel, tmp_path):

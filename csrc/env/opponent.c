@@ -25,6 +25,7 @@ void opponent_free(opponent *op)
             policy_scratch_free(op->scratch[k]);
     free(op->scratch);
     op->scratch = NULL;
+    player_spec_release(&op->player);
     op->kind = OPPONENT_NONE;
     op->agent_seat = 0;
     op->n_threads = op->n_groups = 0;
@@ -49,6 +50,9 @@ const char *opponent_setup(opponent *op, int kind, const player_spec *player, in
         const char *why = player_spec_check(player);
         if (why)
             return why;
+        for (int gi = 0; gi < n_groups; gi++)
+            if (player_spec_check_variant(player, variants[gi], op->why, sizeof(op->why)))
+                return op->why;
         op->scratch = calloc((size_t)n_threads * (size_t)n_groups, sizeof(policy_scratch *));
         if (!op->scratch)
             return "out of memory";
@@ -64,6 +68,7 @@ const char *opponent_setup(opponent *op, int kind, const player_spec *player, in
                 }
             }
         op->player = *player;
+        player_spec_retain(&op->player);
     }
     op->kind = kind;
     op->agent_seat = agent_seat;

@@ -19,9 +19,10 @@ enum { AGENT_SEAT_RANDOM = 2 };
 typedef struct opponent {
     int kind;
     int agent_seat;     /* 0, 1 or AGENT_SEAT_RANDOM */
-    player_spec player; /* OPPONENT_BUILTIN */
+    player_spec player; /* OPPONENT_BUILTIN, holding its network */
     int n_threads, n_groups;
     policy_scratch **scratch; /* [thread][group], OPPONENT_BUILTIN */
+    char why[1024];           /* a refusal that names the variant's observation */
 } opponent;
 
 /* Why this opponent cannot play this variant (NULL if it can): the opponent's

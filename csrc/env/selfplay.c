@@ -59,6 +59,12 @@ selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, in
             snprintf(err, errlen, "player %d: %s", p, why);
             return NULL;
         }
+        char reason[1024];
+        for (int gi = 0; gi < b->n_groups; gi++)
+            if (player_spec_check_variant(&players[p], &b->groups[gi].v, reason, sizeof(reason))) {
+                snprintf(err, errlen, "player %d: %s", p, reason);
+                return NULL;
+            }
     }
     selfplay *sp = calloc(1, sizeof(*sp));
     if (!sp) {
@@ -67,6 +73,8 @@ selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, in
     }
     sp->b = b;
     memcpy(sp->players, players, sizeof(sp->players));
+    player_spec_retain(&sp->players[0]);
+    player_spec_retain(&sp->players[1]);
     sp->record_obs = record_obs;
     sp->record_policy = record_policy;
     sp->alternate = alternate;
@@ -105,6 +113,8 @@ void selfplay_free(selfplay *sp)
     free(sp->scratch);
     free(sp->policy_tmp);
     free(sp->order);
+    player_spec_release(&sp->players[0]);
+    player_spec_release(&sp->players[1]);
     free(sp);
 }
 

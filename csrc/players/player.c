@@ -1,5 +1,5 @@
 /* The players' common face: parameters, scratch memory, decision keys and
- * the dispatch to random, heuristic, MCTS and threat play. */
+ * the dispatch to random, heuristic, MCTS, threat and net play. */
 #include "players/player.h"
 
 #include <math.h>
@@ -8,6 +8,8 @@
 
 #include "base/rng.h"
 #include "game/game.h"
+#include "players/net.h"
+#include "players/net_player.h"
 #include "players/solver.h"
 #include "players/threat_search.h"
 
@@ -15,7 +17,7 @@ void player_spec_default(player_spec *ps, int kind)
 {
     memset(ps, 0, sizeof(*ps));
     ps->kind = kind;
-    ps->simulations = kind == PLAYER_THREAT ? 0 : 400;
+    ps->simulations = kind == PLAYER_THREAT || kind == PLAYER_NET ? 0 : 400;
     ps->rollout = PLAYER_HEURISTIC;
     ps->width = 10;
     ps->depth = 60;
@@ -26,14 +28,26 @@ void player_spec_default(player_spec *ps, int kind)
     ps->nodes = 100000;
     ps->plies = 2;
     ps->vct_depth = 8;
+    ps->c_puct = 1.5f;
 }
 
 const char *player_spec_check(const player_spec *ps)
 {
-    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_THREAT)
-        return "player must be random, heuristic, mcts or threat";
+    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_NET)
+        return "player must be random, heuristic, mcts, threat or net";
     if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
         return "epsilon must be in [0, 1]";
+    if (ps->kind == PLAYER_NET) {
+        if (!ps->net)
+            return "a net player needs a network (path=...)";
+        if (ps->simulations < 0 || ps->simulations > 1000000)
+            return "simulations must be in 0..1000000 (0: the policy alone)";
+        if (!(ps->temperature >= 0 && ps->temperature <= 100))
+            return "temperature must be in [0, 100] (0: the best action)";
+        if (!isfinite(ps->c_puct) || ps->c_puct < 0)
+            return "c_puct must be a finite number >= 0";
+        return NULL;
+    }
     if (ps->kind == PLAYER_THREAT) {
         if (ps->nodes < 1 || ps->nodes > 1000000000)
             return "nodes must be in 1..1000000000";
@@ -63,6 +77,26 @@ const char *player_spec_check(const player_spec *ps)
     if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
         return "epsilon must be in [0, 1]";
     return NULL;
+}
+
+const char *player_spec_check_variant(const player_spec *ps, const variant *v, char *err,
+                                      size_t errlen)
+{
+    if (ps->kind == PLAYER_NET && ps->net && net_check_variant(ps->net, v, err, errlen))
+        return err;
+    return NULL;
+}
+
+void player_spec_retain(const player_spec *ps)
+{
+    if (ps->net)
+        net_retain(ps->net);
+}
+
+void player_spec_release(player_spec *ps)
+{
+    net_release(ps->net);
+    ps->net = NULL;
 }
 
 policy_scratch *policy_scratch_new(const variant *v)
@@ -98,6 +132,7 @@ void policy_scratch_free(policy_scratch *s)
     free(s->nodes);
     solver_free(s->solver);
     threat_search_free(s->search);
+    net_scratch_free(s->net);
     free(s);
 }
 
@@ -154,6 +189,8 @@ int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, poli
         return mcts_move(ps, v, b, s, key, policy);
     case PLAYER_THREAT:
         return threat_move(ps, v, b, s, key, policy);
+    case PLAYER_NET:
+        return net_move(ps, v, b, s, key, policy);
     default:
         a = game_random_legal(v, b, key, &ctr);
         if (policy)

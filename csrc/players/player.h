@@ -1,4 +1,4 @@
-/* Built-in players: random, heuristic, MCTS and threat, for every variant.
+/* Built-in players: random, heuristic, MCTS, threat and net, for every variant.
  *
  * A player chooses the action of the seat to act on one board, from the
  * board's state alone, with its randomness drawn from a key the caller
@@ -13,7 +13,15 @@
 
 #include "game/variant.h"
 
-enum player_kind { PLAYER_RANDOM = 0, PLAYER_HEURISTIC = 1, PLAYER_MCTS = 2, PLAYER_THREAT = 3 };
+enum player_kind {
+    PLAYER_RANDOM = 0,
+    PLAYER_HEURISTIC = 1,
+    PLAYER_MCTS = 2,
+    PLAYER_THREAT = 3,
+    PLAYER_NET = 4
+};
+
+struct net_model;
 
 typedef struct player_spec {
     int kind;
@@ -29,12 +37,25 @@ typedef struct player_spec {
     int nodes;     /* moves searched per decision, all searches together */
     int plies;     /* alpha-beta depth */
     int vct_depth; /* attacker moves of its VCT searches (VCF: up to SOLVE_MAX_DEPTH / 2) */
-    uint64_t seed; /* mixed into every decision key */
+    /* net (and simulations: 0 plays the policy alone, more searches by PUCT
+     * with the network at the leaves, net_player.h) */
+    const struct net_model *net; /* borrowed: whoever keeps the spec retains it */
+    float temperature;           /* 0: the best action; else drawn (net_player.h) */
+    float c_puct;                /* exploration constant of its PUCT search */
+    uint64_t seed;               /* mixed into every decision key */
 } player_spec;
 
 /* Defaults of each kind's parameters (and checks with messages). */
 void player_spec_default(player_spec *ps, int kind);
 const char *player_spec_check(const player_spec *ps);
+/* Can the player play variant v? NULL, or why not in err (a network reads
+ * only the observation it was exported for). */
+const char *player_spec_check_variant(const player_spec *ps, const variant *v, char *err,
+                                      size_t errlen);
+/* A spec kept beyond the call that was given it (an opponent, a self-play
+ * run) holds a reference to its network; release drops it. */
+void player_spec_retain(const player_spec *ps);
+void player_spec_release(player_spec *ps);
 
 typedef struct policy_scratch policy_scratch;
 policy_scratch *policy_scratch_new(const variant *v);
@@ -46,7 +67,9 @@ uint64_t policy_decision_key(const player_spec *ps, const board_hdr *b);
 /* The action the player takes on board b (ongoing). When policy is not NULL
  * it receives the player's distribution over the actions (MCTS: visit
  * counts; heuristic: its best actions, evenly; random: the legal actions,
- * evenly), n_actions floats. */
+ * evenly; net: its policy over the legal actions, or its search's visit
+ * counts), n_actions floats. A net player's network must read v
+ * (player_spec_check_variant). */
 int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
                uint64_t key, float *policy);
 
@@ -81,10 +104,15 @@ int mcts_move_among(const player_spec *ps, const variant *v, const board_hdr *b,
 int threat_move(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
                 uint64_t key, float *policy);
 
+/* ---- a network's policy, or its PUCT search (net_player.h) ---- */
+int net_move(const player_spec *ps, const variant *v, const board_hdr *b, policy_scratch *s,
+             uint64_t key, float *policy);
+
 /* Scratch internals shared by the policy files. */
 struct mcts_node;
 struct solver;
 struct threat_search;
+struct net_scratch;
 struct policy_scratch {
     const variant *v;
     uint8_t *board;  /* one board state for search and greedy trials */
@@ -97,6 +125,7 @@ struct policy_scratch {
     int32_t *path;                /* [max_steps + 1] */
     struct solver *solver;        /* the threat player's, made on first use */
     struct threat_search *search; /* the same */
+    struct net_scratch *net;      /* the net player's, made on first use */
 };
 
 #endif

@@ -562,6 +562,7 @@ static PyObject *Batch_set_opponent(BatchObject *self, PyObject *args)
     if (kind == OPPONENT_BUILTIN && module_parse_player(player_obj, &ps))
         return NULL;
     const char *why = batch_set_opponent(self->b, kind, &ps, agent_seat);
+    player_spec_release(&ps); /* the opponent holds its own reference */
     if (why)
         return PyErr_Format(PyExc_ValueError, "%s", why);
     Py_RETURN_NONE;
@@ -1092,7 +1093,7 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     if (module_play_add(m) < 0 || module_search_add(m) < 0 || module_writer_add(m) < 0 ||
-        module_solve_add(m) < 0 || module_batches_add(m) < 0) {
+        module_solve_add(m) < 0 || module_batches_add(m) < 0 || module_net_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -27,7 +27,8 @@ int module_play_add(PyObject *m);
  * not a number). */
 int module_get_number(PyObject *dict, const char *key, double *out);
 /* A built-in player from a dict {"kind": ..., "simulations": ..., ...};
- * -1 with an exception set if it is not one. */
+ * -1 with an exception set if it is not one. A net player's spec holds a
+ * reference to its network: the caller ends with player_spec_release. */
 struct player_spec;
 int module_parse_player(PyObject *dict, struct player_spec *ps);
 
@@ -42,5 +43,11 @@ int module_search_add(PyObject *m);
 int module_solve_add(PyObject *m);
 /* module_batches.c: training batches rebuilt from recorded games. */
 int module_batches_add(PyObject *m);
+/* module_net.c: networks evaluated in C. The network at a path, loaded or
+ * kept from an earlier call while the file is unchanged: a new reference
+ * (net_release), or NULL with an exception set. */
+struct net_model;
+const struct net_model *module_net_for_path(PyObject *path);
+int module_net_add(PyObject *m);
 
 #endif

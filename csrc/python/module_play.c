@@ -39,22 +39,23 @@ static int kind_of(PyObject *dict, const char *key, int *out)
     if (!x)
         return 0;
     const char *s = PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
-    static const char *names[] = {"random", "heuristic", "mcts", "threat"};
-    for (int k = 0; s && k < 4; k++)
+    static const char *names[] = {"random", "heuristic", "mcts", "threat", "net"};
+    const int n = strcmp(key, "kind") == 0 ? 5 : 4; /* a rollout is random or heuristic */
+    for (int k = 0; s && k < n; k++)
         if (strcmp(s, names[k]) == 0) {
             *out = k;
             return 0;
         }
-    PyErr_Format(PyExc_ValueError, "player '%s' must be 'random', 'heuristic', 'mcts' or 'threat'",
-                 key);
+    PyErr_Format(PyExc_ValueError,
+                 "player '%s' must be 'random', 'heuristic', 'mcts', 'threat' or 'net'", key);
     return -1;
 }
 
 int module_parse_player(PyObject *dict, player_spec *ps)
 {
-    static const char *known[] = {"kind",  "simulations", "rollout",   "width",
-                                  "depth", "c_uct",       "epsilon",   "seed",
-                                  "nodes", "plies",       "vct_depth", NULL};
+    static const char *known[] = {"kind",      "simulations", "rollout",     "width",  "depth",
+                                  "c_uct",     "epsilon",     "seed",        "nodes",  "plies",
+                                  "vct_depth", "path",        "temperature", "c_puct", NULL};
     if (!PyDict_Check(dict)) {
         PyErr_SetString(PyExc_TypeError, "a player must be given as a dict");
         return -1;
@@ -77,12 +78,14 @@ int module_parse_player(PyObject *dict, player_spec *ps)
     player_spec_default(ps, kind);
     double sims = ps->simulations, width = ps->width, depth = ps->depth, c = ps->c_uct,
            eps = ps->epsilon, seed = 0, nodes = ps->nodes, plies = ps->plies,
-           vct_depth = ps->vct_depth;
+           vct_depth = ps->vct_depth, temperature = ps->temperature, c_puct = ps->c_puct;
     if (kind_of(dict, "rollout", &ps->rollout) || module_get_number(dict, "simulations", &sims) ||
         module_get_number(dict, "width", &width) || module_get_number(dict, "depth", &depth) ||
         module_get_number(dict, "c_uct", &c) || module_get_number(dict, "epsilon", &eps) ||
         module_get_number(dict, "nodes", &nodes) || module_get_number(dict, "plies", &plies) ||
-        module_get_number(dict, "vct_depth", &vct_depth))
+        module_get_number(dict, "vct_depth", &vct_depth) ||
+        module_get_number(dict, "temperature", &temperature) ||
+        module_get_number(dict, "c_puct", &c_puct))
         return -1;
     PyObject *s = PyDict_GetItemString(dict, "seed");
     if (s) {
@@ -99,8 +102,14 @@ int module_parse_player(PyObject *dict, player_spec *ps)
     ps->vct_depth = vct_depth > 2e9 ? -1 : (int)vct_depth;
     ps->c_uct = (float)c;
     ps->epsilon = (float)eps;
+    ps->temperature = (float)temperature;
+    ps->c_puct = (float)c_puct;
+    PyObject *path = PyDict_GetItemString(dict, "path");
+    if (kind == PLAYER_NET && path && !(ps->net = module_net_for_path(path)))
+        return -1;
     const char *why = player_spec_check(ps);
     if (why) {
+        player_spec_release(ps);
         PyErr_SetString(PyExc_ValueError, why);
         return -1;
     }
@@ -175,14 +184,24 @@ static PyObject *core_act(PyObject *Py_UNUSED(m), PyObject *args)
     if (!batch_usable(bo) || module_parse_player(player, &ps))
         return NULL;
     batch *b = bo->b;
+    char why[1024];
+    for (int gi = 0; gi < b->n_groups; gi++)
+        if (player_spec_check_variant(&ps, &b->groups[gi].v, why, sizeof(why))) {
+            player_spec_release(&ps);
+            PyErr_SetString(PyExc_ValueError, why);
+            return NULL;
+        }
     Py_buffer *views = PyMem_Calloc(2 * (size_t)b->n_groups, sizeof(Py_buffer));
-    if (!views)
+    if (!views) {
+        player_spec_release(&ps);
         return PyErr_NoMemory();
+    }
     Py_buffer *pviews = views + b->n_groups;
     if (group_buffers(bo, actions, views, 8, "ql", "actions", 0) ||
         (policies != Py_None && group_buffers(bo, policies, pviews, 4, "f", "policies", 1))) {
         release_all(views, b->n_groups);
         PyMem_Free(views);
+        player_spec_release(&ps);
         return NULL;
     }
     int threads = batch_team_size(b), failed = 0;
@@ -215,6 +234,7 @@ static PyObject *core_act(PyObject *Py_UNUSED(m), PyObject *args)
     bo->busy = 0;
     release_all(views, 2 * b->n_groups);
     PyMem_Free(views);
+    player_spec_release(&ps);
     if (failed)
         return PyErr_NoMemory();
     Py_RETURN_NONE;
@@ -310,14 +330,19 @@ static int SelfPlay_init(SelfPlayObject *self, PyObject *args, PyObject *kwds)
         PyObject *d = PySequence_GetItem(players, p);
         int rc = d ? module_parse_player(d, &ps[p]) : -1;
         Py_XDECREF(d);
-        if (rc)
+        if (rc) {
+            if (p == 1)
+                player_spec_release(&ps[0]);
             return -1;
+        }
     }
-    char err[512];
+    char err[1200];
     Py_INCREF(bo);
     self->batch = bo;
     self->sp =
         selfplay_new(bo->b, ps, seed, alternate, record_obs, record_policy, err, sizeof(err));
+    player_spec_release(&ps[0]); /* the run holds its own references */
+    player_spec_release(&ps[1]);
     if (!self->sp) {
         PyErr_SetString(PyExc_ValueError, err);
         return -1;
@@ -540,6 +565,7 @@ static PyObject *core_check_player(PyObject *Py_UNUSED(m), PyObject *player)
     player_spec ps;
     if (module_parse_player(player, &ps))
         return NULL;
+    player_spec_release(&ps);
     Py_RETURN_NONE;
 }
 

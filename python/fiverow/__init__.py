@@ -8,10 +8,11 @@
 The package's rooms: ``env`` (configs, pool, vector and single envs),
 ``rules`` (renju, modlinseq helpers), ``render``, ``players`` (built-in
 players, matches, batched search), ``data`` (datasets, generation),
-``analysis`` (statistics, balance), ``records`` (game records: Gomocup's
-``.psq`` and SGF), ``adapters`` (PettingZoo, OpenSpiel and Stable-Baselines3,
-as ``fiverow.pettingzoo``, ``fiverow.openspiel`` and ``fiverow.sb3``, imported
-on first use),
+``analysis`` (statistics, balance), ``nets`` (networks evaluated in C:
+export, load, the baselines), ``records`` (game records: Gomocup's ``.psq``
+and SGF), ``adapters`` (PettingZoo, OpenSpiel and Stable-Baselines3, as
+``fiverow.pettingzoo``, ``fiverow.openspiel`` and ``fiverow.sb3``, imported on
+first use),
 ``cli`` and ``presets`` (one TOML file per preset). The public module names
 of earlier releases stay importable as aliases of their new homes
 (``fiverow.stats`` is ``fiverow.analysis.stats``).
@@ -25,7 +26,7 @@ import importlib.util
 import sys
 from typing import Any
 
-from . import data, players, records, render
+from . import data, nets, players, records, render
 from ._version import __version__
 from .env.config import VariantConfig, param_specs, preset_names, resolve, variants
 from .env.pool import Pool
@@ -131,6 +132,7 @@ __all__ = [
     "make",
     "make_pool",
     "make_vec",
+    "nets",
     "param_specs",
     "players",
     "preset_names",

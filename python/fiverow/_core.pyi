@@ -197,3 +197,15 @@ class BatchFarm:
         out_policy: Any | None,
         value: Any,
     ) -> tuple[int, str] | None: ...
+
+# csrc/python/module_net.c: networks evaluated in C
+
+NET_VERSION: int
+
+class Net:
+    shape: dict[str, Any]
+    text: str
+    parameters: int
+    path: str
+    def __init__(self, path: str) -> None: ...
+    def forward(self, obs: Any, logits: Any, values: Any, threads: int) -> None: ...

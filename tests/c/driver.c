@@ -44,6 +44,13 @@
  *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
  *                                    the last round is replayed and compared;
  *                                    prints games, steps, mismatches
+ *   net PATH SIMS GAMES              the net player of the network file PATH
+ *                                    (SIMS simulations; 0: its policy): a
+ *                                    truncated copy refused, GAMES games
+ *                                    against the heuristic (observations and
+ *                                    policies recorded, replayed and compared),
+ *                                    then 12 random steps (prints as `random`)
+ *                                    with it as the opponent; prints two lines
  *   batches GAMES                    GAMES games (heuristic against random, with
  *                                    policies) rebuilt by the batch farm, every
  *                                    position under a symmetry of the raster, in
@@ -79,6 +86,7 @@
 #include "io/h5writer.h"
 #include "io/training_batches.h"
 #include "openings/opening.h"
+#include "players/net.h"
 #include "players/solver.h"
 #include "players/threats.h"
 #include "rules/modlinseq.h"
@@ -550,27 +558,12 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
     return bad;
 }
 
-static void cmd_selfplay(char *args)
+/* GAMES games of ps[0] against ps[1] (seats alternating) on the batch,
+ * recording OBS / POLICY, written to PATH ("-": not written); the last
+ * round is replayed and compared. Prints games, steps, mismatches. */
+static void run_selfplay(const player_spec ps[2], int games, int record_obs, int record_policy,
+                         const char *path, int chunks)
 {
-    int games, k0, k1, sims, record_obs, record_policy, chunks = H5WRITER_CHUNKS_AUTO;
-    char path[1024];
-    if (sscanf(args, "%d %d %d %d %d %d %1023s %d", &games, &k0, &k1, &sims, &record_obs,
-               &record_policy, path, &chunks) < 7) {
-        puts("error bad selfplay");
-        return;
-    }
-    player_spec ps[2];
-    const int kinds[2] = {k0, k1};
-    for (int p = 0; p < 2; p++) {
-        const int threat_mcts = kinds[p] == PLAYER_THREAT + 1;
-        player_spec_default(&ps[p], threat_mcts ? PLAYER_THREAT : kinds[p]);
-        ps[p].nodes = sims;
-        ps[p].depth = 20;
-        if (ps[p].kind == PLAYER_MCTS)
-            ps[p].simulations = sims;
-        else if (threat_mcts)
-            ps[p].simulations = sims / 20 > 0 ? sims / 20 : 1;
-    }
     char err[1024];
     selfplay *sp = selfplay_new(B, ps, 11, 1, record_obs, record_policy, err, sizeof(err));
     if (!sp) {
@@ -615,6 +608,82 @@ static void cmd_selfplay(char *args)
         printf("error %s\n", err);
     else
         printf("ok games=%d steps=%lld mismatches=%d\n", done, steps, mismatches);
+}
+
+static void cmd_selfplay(char *args)
+{
+    int games, k0, k1, sims, record_obs, record_policy, chunks = H5WRITER_CHUNKS_AUTO;
+    char path[1024];
+    if (sscanf(args, "%d %d %d %d %d %d %1023s %d", &games, &k0, &k1, &sims, &record_obs,
+               &record_policy, path, &chunks) < 7) {
+        puts("error bad selfplay");
+        return;
+    }
+    player_spec ps[2];
+    const int kinds[2] = {k0, k1};
+    for (int p = 0; p < 2; p++) {
+        const int threat_mcts = kinds[p] == PLAYER_THREAT + 1;
+        player_spec_default(&ps[p], threat_mcts ? PLAYER_THREAT : kinds[p]);
+        ps[p].nodes = sims;
+        ps[p].depth = 20;
+        if (ps[p].kind == PLAYER_MCTS)
+            ps[p].simulations = sims;
+        else if (threat_mcts)
+            ps[p].simulations = sims / 20 > 0 ? sims / 20 : 1;
+    }
+    run_selfplay(ps, games, record_obs, record_policy, path, chunks);
+}
+
+/* The net player from the file at PATH: a truncated copy refused, GAMES
+ * games against the heuristic with observations and policies recorded,
+ * then 12 random steps with it as the opponent in the loop. */
+static void cmd_net(char *args)
+{
+    char path[1024];
+    int sims, games;
+    if (sscanf(args, "%1023s %d %d", path, &sims, &games) < 3) {
+        puts("error bad net");
+        return;
+    }
+    char err[1024];
+    FILE *f = fopen(path, "rb");
+    uint8_t *bytes = malloc(1 << 22);
+    size_t len = f && bytes ? fread(bytes, 1, 1 << 22, f) : 0;
+    if (f)
+        fclose(f);
+    net_model *cut = len ? net_parse(bytes, len / 2, "cut", err, sizeof(err)) : NULL;
+    free(bytes);
+    if (cut || strncmp(err, "cut: truncated", 14) != 0) {
+        printf("error a truncated network was not refused as such: %s\n", cut ? "read" : err);
+        net_release(cut);
+        return;
+    }
+    net_model *m = net_load(path, err, sizeof(err));
+    if (!m) {
+        printf("error %s\n", err);
+        return;
+    }
+    player_spec ps[2];
+    player_spec_default(&ps[0], PLAYER_NET);
+    ps[0].net = m;
+    ps[0].simulations = sims;
+    player_spec_default(&ps[1], PLAYER_HEURISTIC);
+    if (player_spec_check_variant(&ps[0], &B->groups[0].v, err, sizeof(err))) {
+        printf("error %s\n", err);
+        net_release(m);
+        return;
+    }
+    run_selfplay(ps, games, 1, 1, "-", 0);
+    const char *why = batch_set_opponent(B, OPPONENT_BUILTIN, &ps[0], AGENT_SEAT_RANDOM);
+    net_release(m); /* the opponent holds its own reference */
+    if (why) {
+        printf("error %s\n", why);
+        return;
+    }
+    batch_reset(B, 1, 5, NULL);
+    char steps[] = "12";
+    cmd_random(steps);
+    batch_set_opponent(B, OPPONENT_NONE, NULL, 0);
 }
 
 /* Every seat's view of a board in both kinds (the PettingZoo / OpenSpiel
@@ -1007,6 +1076,8 @@ int main(void)
             cmd_search(args);
         } else if (strcmp(cmd, "solve") == 0) {
             cmd_solve(args);
+        } else if (strcmp(cmd, "net") == 0) {
+            cmd_net(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
         } else if (strcmp(cmd, "batches") == 0) {

@@ -1,6 +1,7 @@
 """Run inside the venv the wheel was installed into (tests/test_wheel.py),
-from a directory outside the source tree: every preset steps, `fiverow
-generate` writes a small dataset, h5py and fiverow.data read it back."""
+from a directory outside the source tree: every preset steps, the baseline
+networks shipped in the wheel play (in C, no torch), `fiverow generate`
+writes a small dataset, h5py and fiverow.data read it back."""
 
 import json
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 import h5py  # its own HDF5 copy, loaded beside fiverow's
 
 import fiverow
-from fiverow import _core, data
+from fiverow import _core, data, nets, players
 
 site = Path(fiverow.__file__).resolve().parent.parent
 assert site.name == "site-packages", fiverow.__file__
@@ -22,6 +23,20 @@ for name in fiverow.preset_names():
     env.reset(seed=0)
     for _ in range(6):
         env.step(env.sample_legal())
+    env.close()
+
+for name, (variant, params) in {
+    "freestyle": ("freestyle", {}),
+    "renju": ("renju", {}),
+    "freestyle-9x9": ("freestyle", {"size": 9}),
+}.items():
+    assert nets.baseline(name).is_relative_to(site), nets.baseline(name)
+    env = fiverow.make_vec(variant, num_envs=4, seed=0, **params)
+    env.reset(seed=0)
+    for _ in range(3):
+        actions = players.make(f"net:{name}(simulations=2)").act(env)
+        assert env.action_masks()[range(4), actions].all()
+        env.step(actions)
     env.close()
 
 cli = str(Path(sys.executable).parent / "fiverow")

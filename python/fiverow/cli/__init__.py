@@ -373,7 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--black",
         default="random",
         help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations), "
-        "threat (parameters in parentheses: threat(nodes=50000)), "
+        "threat (parameters in parentheses: threat(nodes=50000)), a network: "
+        "net:freestyle, net(path=FILE,simulations=64), "
         "or a Gomocup engine, gomocup:COMMAND (one variant per run)",
     )
     p.add_argument("--white", default=None, help="player of the second seat (default: --black)")

@@ -41,7 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument(
         "--opponent",
         default="heuristic",
-        help="built-in player spec (random, heuristic, mcts:N, ...) or gomocup:COMMAND",
+        help="built-in player spec (random, heuristic, mcts:N, net:freestyle, ...) "
+        "or gomocup:COMMAND",
     )
     p.add_argument(
         "--seat",

@@ -1,4 +1,5 @@
-"""Built-in players, in C: ``random``, ``heuristic``, ``mcts`` and ``threat``.
+"""Built-in players, in C: ``random``, ``heuristic``, ``mcts``, ``threat`` and
+``net`` (a network file, :mod:`fiverow.nets`).
 
 >>> import fiverow
 >>> from fiverow import players
@@ -15,18 +16,20 @@ gives the same moves on any number of threads.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from types import SimpleNamespace
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core
+from .. import _core, nets
 from ..env.pool import MAX_SEED, Pool
 from .agent import Agent, as_agent
 
-KINDS = ("random", "heuristic", "mcts", "threat")
+KINDS = ("random", "heuristic", "mcts", "threat", "net")
 ROLLOUTS = ("heuristic", "random")
 # The threat player's MCTS mode (simulations > 0) takes these too.
 _THREAT_MCTS = ("rollout", "depth", "c_uct", "epsilon")
@@ -37,12 +40,16 @@ KIND_PARAMS = {
     "heuristic": ("epsilon", "seed"),
     "mcts": ("simulations", "rollout", "width", "depth", "c_uct", "epsilon", "seed"),
     "threat": (*_THREAT, "seed"),
+    "net": ("path", "simulations", "temperature", "c_puct", "seed"),
 }
 _SHOWN = {
     "heuristic": ("epsilon",),
     "mcts": ("rollout", "width", "depth", "c_uct", "epsilon"),
     "threat": _THREAT,
+    "net": ("simulations", "temperature", "c_puct"),
 }
+#: Fields only the net player has (left out of the other kinds' specs).
+_NET_ONLY = ("path", "temperature", "c_puct")
 
 
 @dataclass(frozen=True)
@@ -68,11 +75,18 @@ class Player:
     - ``plies`` (``threat``): alpha-beta depth (moves that answer a five do
       not count).
     - ``vct_depth`` (``threat``): attacker moves of its VCT searches.
+    - ``path`` (``net``): the network file (:func:`fiverow.nets.export`); ``net``'s
+      ``simulations`` (default 0) is the policy alone, more a PUCT search with
+      the network at the leaves.
+    - ``temperature`` (``net``): 0 (the default) plays the best action (highest
+      logit, or most visited); ``T > 0`` draws from softmax(logits / T), or from
+      visits^(1/T) after a search.
+    - ``c_puct`` (``net``): the search's exploration constant.
     - ``seed``: mixed into every decision's random stream.
     """
 
     kind: str = "random"
-    simulations: int | None = None  # None: 400 for MCTS, 0 (alpha-beta) for threat
+    simulations: int | None = None  # None: 400 for MCTS, 0 for threat (alpha-beta) and net
     rollout: str = "heuristic"
     width: int = 10
     depth: int = 60
@@ -82,6 +96,9 @@ class Player:
     nodes: int = 100000
     plies: int = 2
     vct_depth: int = 8
+    path: str = ""
+    temperature: float = 0.0
+    c_puct: float = 1.5
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -89,9 +106,21 @@ class Player:
         if self.epsilon is None:
             object.__setattr__(self, "epsilon", 0.1 if self.kind in ("mcts", "threat") else 0.0)
         if self.simulations is None:
-            object.__setattr__(self, "simulations", 0 if self.kind == "threat" else 400)
+            object.__setattr__(self, "simulations", 0 if self.kind in ("threat", "net") else 400)
         self._check_types()
+        if self.kind == "net":
+            self._check_net()
         _core.check_player(self.spec())
+
+    def _check_net(self) -> None:
+        """The network file, by its absolute path (the same file from any
+        working directory, and the name reads it back)."""
+        if not isinstance(self.path, str | os.PathLike) or not os.fspath(self.path):
+            raise ValueError(
+                "player 'net' needs a network file: net(path=FILE), or a baseline "
+                f"net:NAME ({', '.join(nets.BASELINES)})"
+            )
+        object.__setattr__(self, "path", os.path.abspath(os.path.expanduser(os.fspath(self.path))))
 
     def _check_types(self) -> None:
         """Whole numbers where the C core counts, real numbers where it weighs,
@@ -101,7 +130,7 @@ class Player:
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
                 raise ValueError(f"player '{key}' must be an integer, got {value!r}")
             object.__setattr__(self, key, int(value))
-        for key in ("c_uct", "epsilon"):
+        for key in ("c_uct", "epsilon", "temperature", "c_puct"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int | float | np.number):
                 raise ValueError(f"player '{key}' must be a number, got {value!r}")
@@ -117,13 +146,15 @@ class Player:
     def name(self) -> str:
         """Short name, which :func:`make` reads back: ``random``, ``heuristic``,
         ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``,
-        ``threat``, ``threat(nodes=50000)``, ``threat(simulations=400)``
-        (parameters shown where they differ
+        ``threat``, ``threat(nodes=50000)``, ``threat(simulations=400)``,
+        ``net:freestyle``, ``net:freestyle(simulations=64)``,
+        ``net(path=/abs/file.fnet)`` (parameters shown where they differ
         from the defaults)."""
         if self.kind == "random":
             return f"random(seed={self.seed})" if self.seed else "random"
-        defaults = Player(kind=self.kind)
         shown = _SHOWN[self.kind]
+        # (a net player's defaults need no network file)
+        defaults: Any = _NET_DEFAULTS if self.kind == "net" else Player(kind=self.kind)
         changed = [
             f"{k}={getattr(self, k):g}"
             if isinstance(getattr(self, k), float)
@@ -134,11 +165,22 @@ class Player:
         if self.seed:
             changed.append(f"seed={self.seed}")
         base = f"mcts:{self.simulations}" if self.kind == "mcts" else self.kind
+        if self.kind == "net":
+            name = nets.baseline_name(self.path)
+            if name:
+                base = f"net:{name}"
+            else:
+                changed.insert(0, f"path={self.path}")
         return base + (f"({','.join(changed)})" if changed else "")
 
     def spec(self) -> dict[str, Any]:
-        """The parameters as the C core takes them."""
-        return asdict(self)
+        """The parameters as the C core takes them (a net player's network by
+        its path; the other kinds without the net's fields)."""
+        spec = asdict(self)
+        if self.kind != "net":
+            for key in _NET_ONLY:
+                del spec[key]
+        return spec
 
     def act(
         self, env: Any, *, policy: bool = False
@@ -147,11 +189,15 @@ class Player:
         which a next-step autoreset ignores). With ``policy=True`` also the
         player's distribution over the actions, ``float32[num_envs, n_actions]``
         (MCTS: visit counts; heuristic: its best moves, evenly; threat: its
-        move; random: uniform over the legal actions)."""
+        move; random: uniform over the legal actions; net: softmax of its
+        logits over the legal actions, or its search's visit counts)."""
         pool, name = _pool_of(env)
         if name is None:
             raise TypeError("act() takes a vector env; use act_pool() for a pool of several groups")
         return act_pool(self, pool, policy=policy)[name]  # type: ignore[no-any-return]
+
+
+_NET_DEFAULTS = SimpleNamespace(simulations=0, temperature=0.0, c_puct=1.5)
 
 
 def act_pool(player: Player, pool: Pool, *, policy: bool = False) -> dict[str, Any]:
@@ -197,7 +243,11 @@ def make(
     (the number after the colon is ``simulations``), or with parameters in
     parentheses, as :attr:`Player.name` writes them: ``make("heuristic(epsilon=0.1)")``,
     ``make("mcts:100(rollout=random)")``, ``make("threat")``,
-    ``make("threat(nodes=50000)")``; ``make("gomocup:./pbrain-rapfi")``
+    ``make("threat(nodes=50000)")``; a network, ``make("net(path=net.fnet)")``,
+    ``make("net", path=...)`` or a baseline shipped with the package,
+    ``make("net:freestyle")``, ``make("net:freestyle(simulations=64)")`` (a
+    path in a name may not hold ``,`` ``(`` or ``)``: pass ``path=`` then);
+    ``make("gomocup:./pbrain-rapfi")``
     (settings: ``gomocup(timeout_turn=1000):CMD``) is an external engine,
     :class:`fiverow.engines.Gomocup`; a :class:`Player` (with ``params``
     replaced); or a player written in Python, which comes back as it is (an
@@ -230,12 +280,19 @@ def make(
             key, eq, value = item.partition("=")
             if not eq:
                 raise ValueError(f"player parameters in parentheses are key=value, got {item!r}")
-            params.setdefault(key.strip(), _parse_value(value.strip()))
+            key, value = key.strip(), value.strip()
+            params.setdefault(key, value if key == "path" else _parse_value(value))
     kind, colon, number = name.partition(":")
     kind = kind.strip().lower()
-    if colon:
+    if colon and kind == "net":
+        if "path" in params:
+            raise ValueError(f"'{name}' names a baseline network; path= names a file: not both")
+        params["path"] = nets.baseline(number.strip())
+    elif colon:
         if kind != "mcts":
-            raise ValueError(f"only mcts takes a number (its simulations): {name!r}")
+            raise ValueError(
+                f"only mcts takes a number (its simulations), and net a baseline name: {name!r}"
+            )
         try:
             simulations = int(number)
         except ValueError:

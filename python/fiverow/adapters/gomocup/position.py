@@ -66,7 +66,8 @@ class PositionPlayer:
         simulations: int | None = None,
     ) -> int:
         """The player's cell for ``colour`` (0 black, 1 white) to move; with
-        ``simulations``, an MCTS player searches that many instead of its own.
+        ``simulations``, a searching player (MCTS, a net with simulations)
+        searches that many instead of its own.
         ValueError for a position the rules refuse or with no legal move."""
         env = self.env(config)
         env.load_position(0, cells, to_play="black" if colour == 0 else "white")
@@ -77,7 +78,7 @@ class PositionPlayer:
     def act(self, env: FiverowVectorEnv, simulations: int | None = None) -> int:
         """The player's action on board 0 of ``env`` as it stands."""
         player = self.player
-        if simulations is not None and player.kind == "mcts":
+        if simulations is not None and player.kind in ("mcts", "net") and player.simulations:
             player = replace(player, simulations=int(simulations))
         return int(player.act(env)[0])
 

@@ -221,7 +221,7 @@ class EngineServer:
         """``search(simulations)`` run within the time limits (the rule: timing.py)."""
         player = self.player
         budget = self.time.budget_ms()
-        if player.kind != "mcts" or budget is None:
+        if player.kind not in ("mcts", "net") or not player.simulations or budget is None:
             return int(search(None))
         wanted = player.simulations
         assert wanted is not None  # Player.__post_init__ sets the kind's default
