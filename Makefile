@@ -8,7 +8,7 @@ EXT_STAMP := $(VENV)/.extension
 C_SOURCES := $(wildcard csrc/*/*.c csrc/*/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup sysdeps browser fuzzdeps build run test fuzz bench lint format clean wheel sdist test-portable docs
+.PHONY: all setup sysdeps browser fuzzdeps build run test check fuzz bench lint format clean wheel sdist test-portable docs
 
 all: test
 
@@ -55,15 +55,38 @@ $(EXT_STAMP): $(C_SOURCES) $(STAMP)
 
 build: $(EXT_STAMP)
 
-# The main job on a small built-in default: a dataset of every preset (the
-# heuristic player against random), written to HDF5, and its summary.
-run: build
-	@mkdir -p build
-	$(VENV)/bin/fiverow generate --mix all --games 480 --black heuristic --white random \
-		--seed 1 --out build/run.h5 --overwrite
+# The main job on a small built-in default (`fiverow demo`): self-play of
+# heuristic(epsilon=0.1) on every preset to HDF5, the first seat's advantage
+# per preset with its interval, one game per preset in the HTML viewer, and
+# every output's path. It needs the package only, not the test extras.
+RUN_STAMP := $(VENV)/.installed-run
+$(RUN_STAMP): pyproject.toml setup.py | sysdeps
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $(RUN_STAMP)
 
+run: $(RUN_STAMP)
+	$(PY) setup.py -q build_ext --inplace
+	$(VENV)/bin/fiverow demo --out build/run --overwrite
+
+# The test suite (README: which command runs what). `make test`: every test of
+# the package's behaviour, in parallel on every core (pytest-xdist; tests that
+# share a fixture, like one Ray, stay on one worker), then the ones that cannot
+# share the machine (timing, kill races), alone. `make check`: `make test`, then
+# the heavy checks marked slow (the wheel in a fresh venv without the system
+# HDF5, the long sanitizer and fuzz runs, the kill runs), the portable build
+# and the docs site. Quick local loop: `pytest -m "not slow and not serial" -n auto`.
+PYTEST_PARALLEL := -n auto --dist loadgroup
+# pytest's status 5 is "no test selected": a pass with nothing to run
+PYTEST_ALONE := $(PY) tests/run_selected.py -q -p no:xdist
 test: build browser fuzzdeps
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not slow and not serial"
+	$(PYTEST_ALONE) -m "serial and not slow"
+
+check: test test-portable docs
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "slow and not serial"
+	$(PYTEST_ALONE) -m "slow and serial"
 
 # Long fuzz runs: FUZZ_SECONDS per libFuzzer target (5 targets: 30 min by
 # default), then the property tests with many examples. New corpus entries
@@ -89,14 +112,14 @@ wheel: setup
 # family builds) in its own tree, through the tests of the rules and the envs.
 PORTABLE_TESTS := tests/test_golden.py tests/test_rules_lines.py tests/test_renju_rule.py \
 	tests/test_gomorpion.py tests/test_hex.py tests/test_modlinseq.py tests/test_determinism.py \
-	tests/test_state.py
+	tests/test_state.py tests/test_connect6.py tests/test_pente.py
 test-portable: setup
 	rm -rf build/portable && mkdir -p build/portable && cp -r python/fiverow build/portable/
 	rm -f build/portable/fiverow/*.so
 	FIVEROW_MARCH= CFLAGS=-DFIVEROW_NO_INTRINSICS $(PY) setup.py -q build_ext \
 		--build-lib build/portable --build-temp build/portable-obj --force
 	PYTHONPATH=build/portable $(PY) -c 'import fiverow; assert fiverow.__file__.startswith("$(CURDIR)/build/portable")'
-	PYTHONPATH=build/portable $(PY) -m pytest -q -p no:cacheprovider $(PORTABLE_TESTS)
+	PYTHONPATH=build/portable $(PY) -m pytest -q -p no:cacheprovider -n auto $(PORTABLE_TESTS)
 
 sdist: setup
 	$(PY) -m build --sdist --no-isolation --outdir dist .

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -45,6 +47,39 @@ def play_on(
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+Built = TypeVar("Built", Path, dict[str, Path])
+
+
+def build_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Built]
+) -> Built:
+    """What `build(directory)` makes (a sanitizer driver, the fuzz targets: a
+    path, or paths by name), made once per test run: pytest-xdist's workers
+    share it, the first one building while the others wait on a lock and then
+    take what it recorded, so that a parallel run compiles the C core once."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by the workers of this run
+    out, done = root / name, root / f"{name}.built.json"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.exists():
+            recorded = json.loads(done.read_text())
+            return (
+                Path(recorded)
+                if isinstance(recorded, str)
+                else {k: Path(v) for k, v in recorded.items()}
+            )  # type: ignore[return-value]
+        out.mkdir(exist_ok=True)
+        built = build(out)
+        done.write_text(
+            json.dumps(
+                str(built) if isinstance(built, Path) else {k: str(v) for k, v in built.items()}
+            )
+        )
+        return built
 
 
 # hypothesis (tests/test_properties.py): few examples in the suite, many under

@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray")
+#: one worker of a parallel run takes every test here: one Ray, started once
+pytestmark = pytest.mark.xdist_group("ray")
 
 from fiverow import Match, balance, cli, data  # noqa: E402
 from fiverow.data.generate import generate, parts_of  # noqa: E402
@@ -194,6 +196,7 @@ def slow_single(tmp_path_factory) -> Path:
     return single(tmp_path_factory.mktemp("slow"), **SLOW)
 
 
+@pytest.mark.slow  # make check: the kill runs
 @pytest.mark.parametrize("how", ["ctrl-c", "kill"])
 def test_a_stopped_driver_keeps_its_shards_and_resumes(cluster, slow_single, tmp_path, how):
     run, want = SLOW, slow_single

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import doctest
+import functools
 import re
 import shlex
 import subprocess
@@ -97,6 +98,7 @@ def shell_commands(text: str) -> list[list[str]]:
     return [words for line in joined.splitlines() if (words := shlex.split(line, comments=True))]
 
 
+@functools.cache  # a page names one script several times: ask its --help once
 def script_flags(script: Path) -> str:
     proc = subprocess.run(
         [sys.executable, str(script), "--help"], capture_output=True, text=True, cwd=ROOT
@@ -153,6 +155,9 @@ def scratch(tmp_path_factory) -> Path:
     return out
 
 
+# the pages run in order in one scratch directory (a page reads what an earlier
+# one wrote): in a parallel run, one worker takes them all
+@pytest.mark.xdist_group("docs")
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_page_blocks_run(page, scratch, monkeypatch):
     monkeypatch.chdir(scratch)

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from conftest import build_once
+
 HERE = Path(__file__).resolve().parent
 SECONDS = int(os.environ.get("FIVEROW_FUZZ_SECONDS", "3"))
 
@@ -35,7 +37,7 @@ RUN_FUZZ = _run_fuzz()
 def binaries(tmp_path_factory) -> dict[str, Path]:
     if shutil.which(RUN_FUZZ.CC) is None:
         pytest.fail(f"{RUN_FUZZ.CC} not found: the fuzz targets need it (make sysdeps installs it)")
-    built: dict[str, Path] = RUN_FUZZ.build(tmp_path_factory.mktemp("fuzz"))
+    built: dict[str, Path] = build_once(tmp_path_factory, "fuzz", RUN_FUZZ.build)
     return built
 
 
@@ -46,6 +48,7 @@ def test_committed_inputs_pass(binaries, target):
     assert "Running" in proc.stderr  # the inputs were found and run
 
 
+@pytest.mark.slow  # make check: fuzzing runs for its time
 @pytest.mark.parametrize("target", RUN_FUZZ.TARGETS)
 def test_short_fuzz_run_finds_nothing(binaries, target, tmp_path):
     result = RUN_FUZZ.run(binaries[target], target, SECONDS, tmp_path)

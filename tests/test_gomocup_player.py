@@ -101,12 +101,14 @@ def test_each_fault_loses_the_game_with_its_reason(mode, expected):
             assert forfeits[0].split(":")[0] == result["forfeit"].split(":")[0]
 
 
+@pytest.mark.serial  # a time limit: a loaded machine moves where it falls
 def test_match_time_runs_out():
     with scripted("slow", 2, timeout_turn=5000, timeout_match=1000, tolerance=100) as brain:
         result = play_one(small_env(), {0: brain, 1: fiverow.players.make("random")})
         assert result["forfeit"].startswith("timeout: no answer to the move request within"), result
 
 
+@pytest.mark.serial  # a race with the brain's timing, decided on an unloaded machine
 def test_commands_are_not_sent_while_a_brain_finishes_its_answer():
     """The Rapfi trap: a brain that drops what arrives just after its answer
     loses every game to a manager that answers at once, and none to the default

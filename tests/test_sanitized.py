@@ -16,6 +16,8 @@ import pytest
 
 import fiverow
 
+from conftest import build_once
+
 ROOT = Path(__file__).resolve().parent.parent
 CC = os.environ.get("CC", "gcc")
 
@@ -33,7 +35,13 @@ def setup_flags() -> Any:
 def driver(tmp_path_factory) -> Path:
     if shutil.which(CC) is None:
         pytest.fail(f"C compiler {CC!r} not found: the sanitizer build needs it")
-    out = tmp_path_factory.mktemp("asan") / "driver"
+    return build_once(tmp_path_factory, "asan", build_driver)
+
+
+def build_driver(directory: Path) -> Path:
+    """The core without the binding, with tests/c/driver.c, under ASan + UBSan
+    (built once a run, however many workers run the tests)."""
+    out = directory / "driver"
     # everything but the Python binding (csrc/python/); HDF5 as the extension links it
     flags = setup_flags()
     sources = flags.c_sources(binding=False, root=str(ROOT))
@@ -80,6 +88,15 @@ def run(driver: Path, script: str) -> list[str]:
     return proc.stdout.splitlines()
 
 
+def cases(rows: list[tuple], quick: set[int], id_of=lambda row: f"{row[0]}-{row[1]}") -> list:
+    """The rows as test cases: those numbered in `quick` in `make test`, the
+    others marked slow (`make check` runs them all)."""
+    return [
+        pytest.param(*row, id=id_of(row), marks=() if k in quick else pytest.mark.slow)
+        for k, row in enumerate(rows)
+    ]
+
+
 def params_text(preset: str, **overrides) -> str:
     config = fiverow.resolve(preset, **overrides)
     return " ".join(f"{k}={v}" for k, v in config.params.items())
@@ -118,7 +135,8 @@ RANDOM_PLAY = [
 ]
 
 
-@pytest.mark.parametrize("preset,overrides", RANDOM_PLAY, ids=[f"{p}-{o}" for p, o in RANDOM_PLAY])
+# make test: a board of each family and protocol; make check: every geometry and option
+@pytest.mark.parametrize("preset,overrides", cases(RANDOM_PLAY, {0, 5, 8, 10, 12, 16, 21, 22, 25}))
 def test_random_play_in_every_mode(driver, preset, overrides):
     """Every board's state passes batch_check_state after every step: for renju
     that compares the incrementally kept forbidden set with a recomputation."""
@@ -157,7 +175,7 @@ OPPONENT_PLAY = [
 
 
 @pytest.mark.parametrize(
-    "preset,overrides", OPPONENT_PLAY, ids=[f"{p}-{o}" for p, o in OPPONENT_PLAY]
+    "preset,overrides", cases(OPPONENT_PLAY, {0, 1, 3, 4, 5})
 )
 def test_opponents_in_the_loop_under_sanitizers(driver, preset, overrides):
     """Built-in opponents in the step's parallel region (random on 260 boards of
@@ -274,7 +292,7 @@ SELFPLAY = [
 ]
 
 
-@pytest.mark.parametrize("preset,overrides", SELFPLAY, ids=[f"{p}-{o}" for p, o in SELFPLAY])
+@pytest.mark.parametrize("preset,overrides", cases(SELFPLAY, {0, 4, 6, 8, 10, 11, 12}))
 def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides):
     """Heuristic against MCTS (heuristic playouts), every step recorded with its
     observation and policy and written to HDF5, then the threat player against
@@ -339,7 +357,7 @@ WINS = [
 ]
 
 
-@pytest.mark.parametrize("preset,overrides", WINS, ids=[f"{p}-{o}" for p, o in WINS])
+@pytest.mark.parametrize("preset,overrides", cases(WINS, {0, 2, 6, 10}))
 def test_winning_moves_equal_a_scan_of_every_cell(driver, preset, overrides):
     """The search's immediate wins (found through the lines that hold k - 1
     stones) are exactly the legal cells that win, in cell order."""
@@ -363,7 +381,7 @@ SEARCH = [
 ]
 
 
-@pytest.mark.parametrize("preset,overrides", SEARCH, ids=[f"{p}-{o}" for p, o in SEARCH])
+@pytest.mark.parametrize("preset,overrides", cases(SEARCH, {0, 1, 4, 6, 7, 8}))
 def test_search_under_sanitizers(driver, preset, overrides):
     """Uniform PUCT search, moves played and subtrees reused, across episode
     ends (next-step and disabled autoreset)."""
@@ -395,7 +413,7 @@ SOLVE = [
 ]
 
 
-@pytest.mark.parametrize("preset,overrides", SOLVE, ids=[f"{p}-{o}" for p, o in SOLVE])
+@pytest.mark.parametrize("preset,overrides", cases(SOLVE, {0, 3, 7}))
 def test_solver_under_sanitizers(driver, preset, overrides):
     """VCF and VCT on every board of random games, in parallel; every line
     found replays to the attacker's win."""
@@ -428,7 +446,7 @@ BATCHES = [  # (preset, overrides, symmetries of the raster the driver applies)
 
 
 @pytest.mark.parametrize(
-    "preset,overrides,symmetries", BATCHES, ids=[f"{p}-{o}" for p, o, _ in BATCHES]
+    "preset,overrides,symmetries", cases(BATCHES, {0, 3, 5, 7, 8, 9})
 )
 def test_batch_farm_under_sanitizers(driver, preset, overrides, symmetries):
     """Every position of a few games rebuilt by the batch farm (csrc/io/training_batches.c,
@@ -444,7 +462,7 @@ def test_batch_farm_under_sanitizers(driver, preset, overrides, symmetries):
 NET_PLAY = [("freestyle", {"size": 9}), ("freestyle-swap2", {"size": 9}), ("renju", {"size": 11})]
 
 
-@pytest.mark.parametrize("preset,overrides", NET_PLAY, ids=[f"{p}-{o}" for p, o in NET_PLAY])
+@pytest.mark.parametrize("preset,overrides", cases(NET_PLAY, {0, 1}))
 def test_net_player_under_sanitizers(driver, tmp_path, preset, overrides):
     """A small network file written here (fiverow.nets.export): its reader
     on a truncated copy, the forward pass in the net player's policy and

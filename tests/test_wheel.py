@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: `make check`: building the wheel takes minutes
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = Path(__file__).resolve().parent / "wheel" / "smoke.py"
 AUDITWHEEL = Path(sys.executable).parent / "auditwheel"

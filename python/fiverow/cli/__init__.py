@@ -16,7 +16,7 @@ from ..data.generate import CHUNK_ENCODINGS
 from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
-from . import engine, play, records, view
+from . import demo, engine, play, records, view
 
 
 def _check_threads(args: argparse.Namespace) -> None:
@@ -515,7 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.set_defaults(func=_pack)
 
-    for command in (engine, play, view, records):
+    for command in (engine, play, view, records, demo):
         command.add_parser(sub)
     return parser
 
