@@ -47,6 +47,8 @@ const char *opponent_setup(opponent *op, int kind, const player_spec *player, in
     }
     if (kind == OPPONENT_BUILTIN) {
         const char *why = player_spec_check(player);
+        for (int gi = 0; !why && gi < n_groups; gi++)
+            why = player_refusal(player, variants[gi]);
         if (why)
             return why;
         op->scratch = calloc((size_t)n_threads * (size_t)n_groups, sizeof(policy_scratch *));

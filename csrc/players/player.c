@@ -1,5 +1,5 @@
 /* The players' common face: parameters, scratch memory, decision keys and
- * the dispatch to random, heuristic, MCTS and threat play. */
+ * the dispatch to random, heuristic, MCTS, threat and pvs play. */
 #include "players/player.h"
 
 #include <math.h>
@@ -8,6 +8,8 @@
 
 #include "base/rng.h"
 #include "game/game.h"
+#include "players/pvs.h"
+#include "players/pvs_engine.h"
 #include "players/solver.h"
 #include "players/threat_search.h"
 
@@ -23,15 +25,25 @@ void player_spec_default(player_spec *ps, int kind)
     /* MCTS playouts explore (the threat player's too); the heuristic player
      * itself does not */
     ps->epsilon = kind == PLAYER_MCTS || kind == PLAYER_THREAT ? 0.1f : 0.0f;
-    ps->nodes = 100000;
+    ps->nodes = kind == PLAYER_PVS ? PVS_DEFAULT_NODES : 100000;
     ps->plies = 2;
     ps->vct_depth = 8;
+    ps->time_ms = 0;
 }
 
 const char *player_spec_check(const player_spec *ps)
 {
-    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_THREAT)
-        return "player must be random, heuristic, mcts or threat";
+    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_PVS)
+        return "player must be random, heuristic, mcts, threat or pvs";
+    if (ps->kind == PLAYER_PVS) {
+        if (ps->nodes < 1 || ps->nodes > 1000000000)
+            return "pvs: nodes must be in 1..1000000000";
+        if (ps->depth < 1 || ps->depth > PVS_MAX_DEPTH)
+            return "pvs: depth must be in 1..60";
+        if (ps->time_ms < 0 || ps->time_ms > 3600000)
+            return "pvs: time_ms must be in 0..3600000 (0: no clock, nodes alone decide)";
+        return NULL;
+    }
     if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
         return "epsilon must be in [0, 1]";
     if (ps->kind == PLAYER_THREAT) {
@@ -63,6 +75,11 @@ const char *player_spec_check(const player_spec *ps)
     if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
         return "epsilon must be in [0, 1]";
     return NULL;
+}
+
+const char *player_refusal(const player_spec *ps, const variant *v)
+{
+    return ps->kind == PLAYER_PVS ? pvs_refusal(v) : NULL;
 }
 
 policy_scratch *policy_scratch_new(const variant *v)
@@ -98,6 +115,7 @@ void policy_scratch_free(policy_scratch *s)
     free(s->nodes);
     solver_free(s->solver);
     threat_search_free(s->search);
+    pvs_engine_free(s->pvs);
     free(s);
 }
 
@@ -154,6 +172,8 @@ int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, poli
         return mcts_move(ps, v, b, s, key, policy);
     case PLAYER_THREAT:
         return threat_move(ps, v, b, s, key, policy);
+    case PLAYER_PVS:
+        return pvs_move(ps, v, b, s, key, policy);
     default:
         a = game_random_legal(v, b, key, &ctr);
         if (policy)

@@ -1,4 +1,4 @@
-/* Built-in players: random, heuristic, MCTS and threat, for every variant.
+/* Built-in players: random, heuristic, MCTS, threat and pvs.
  *
  * A player chooses the action of the seat to act on one board, from the
  * board's state alone, with its randomness drawn from a key the caller
@@ -13,7 +13,13 @@
 
 #include "game/variant.h"
 
-enum player_kind { PLAYER_RANDOM = 0, PLAYER_HEURISTIC = 1, PLAYER_MCTS = 2, PLAYER_THREAT = 3 };
+enum player_kind {
+    PLAYER_RANDOM = 0,
+    PLAYER_HEURISTIC = 1,
+    PLAYER_MCTS = 2,
+    PLAYER_THREAT = 3,
+    PLAYER_PVS = 4
+};
 
 typedef struct player_spec {
     int kind;
@@ -26,15 +32,20 @@ typedef struct player_spec {
     float epsilon;   /* heuristic playouts: a random candidate with this probability */
     /* threat (and width; simulations > 0: MCTS over its root moves, with the
      * MCTS parameters, instead of alpha-beta) */
-    int nodes;     /* moves searched per decision, all searches together */
+    int nodes;     /* moves searched per decision, all searches together (pvs too) */
     int plies;     /* alpha-beta depth */
     int vct_depth; /* attacker moves of its VCT searches (VCF: up to SOLVE_MAX_DEPTH / 2) */
-    uint64_t seed; /* mixed into every decision key */
+    /* pvs: nodes (above), depth (iterations at most) and a clock */
+    int64_t time_ms; /* milliseconds per decision, 0: none (nodes alone decide) */
+    uint64_t seed;   /* mixed into every decision key */
 } player_spec;
 
 /* Defaults of each kind's parameters (and checks with messages). */
 void player_spec_default(player_spec *ps, int kind);
 const char *player_spec_check(const player_spec *ps);
+/* NULL when the player plays the variant, else why not (a message naming
+ * the player and the rule). */
+const char *player_refusal(const player_spec *ps, const variant *v);
 
 typedef struct policy_scratch policy_scratch;
 policy_scratch *policy_scratch_new(const variant *v);
@@ -85,6 +96,7 @@ int threat_move(const player_spec *ps, const variant *v, const board_hdr *b, pol
 struct mcts_node;
 struct solver;
 struct threat_search;
+struct pvs_engine;
 struct policy_scratch {
     const variant *v;
     uint8_t *board;  /* one board state for search and greedy trials */
@@ -97,6 +109,7 @@ struct policy_scratch {
     int32_t *path;                /* [max_steps + 1] */
     struct solver *solver;        /* the threat player's, made on first use */
     struct threat_search *search; /* the same */
+    struct pvs_engine *pvs;       /* the pvs player's, made on first use */
 };
 
 #endif

@@ -1,4 +1,4 @@
-"""Built-in players, in C: ``random``, ``heuristic``, ``mcts`` and ``threat``.
+"""Built-in players, in C: ``random``, ``heuristic``, ``mcts``, ``threat`` and ``pvs``.
 
 >>> import fiverow
 >>> from fiverow import players
@@ -26,7 +26,7 @@ from .. import _core
 from ..env.pool import MAX_SEED, Pool
 from .agent import Agent, as_agent
 
-KINDS = ("random", "heuristic", "mcts", "threat")
+KINDS = ("random", "heuristic", "mcts", "threat", "pvs")
 ROLLOUTS = ("heuristic", "random")
 # The threat player's MCTS mode (simulations > 0) takes these too.
 _THREAT_MCTS = ("rollout", "depth", "c_uct", "epsilon")
@@ -37,12 +37,17 @@ KIND_PARAMS = {
     "heuristic": ("epsilon", "seed"),
     "mcts": ("simulations", "rollout", "width", "depth", "c_uct", "epsilon", "seed"),
     "threat": (*_THREAT, "seed"),
+    "pvs": ("nodes", "depth", "time_ms", "seed"),
 }
 _SHOWN = {
     "heuristic": ("epsilon",),
     "mcts": ("rollout", "width", "depth", "c_uct", "epsilon"),
     "threat": _THREAT,
+    "pvs": ("nodes", "depth", "time_ms"),
 }
+#: The pvs player's default budget: moves played per decision (the C core's
+#: PVS_DEFAULT_NODES).
+PVS_DEFAULT_NODES = 20000
 
 
 @dataclass(frozen=True)
@@ -63,8 +68,13 @@ class Player:
     - ``epsilon``: the probability of a random candidate instead of the best, in
       heuristic moves: the heuristic player's own (default 0) or MCTS playouts'
       (default 0.1). A little makes heuristic self-play games differ.
-    - ``nodes`` (``threat``): moves its searches (VCF and VCT, its own and its
-      opponent's, and alpha-beta) may play per decision, all together.
+    - ``nodes`` (``threat``, ``pvs``): moves its searches (VCF and VCT, its own
+      and its opponent's, and alpha-beta) may play per decision, all together;
+      the default is 100000 for ``threat``, ``PVS_DEFAULT_NODES`` for ``pvs``.
+    - ``depth`` (``pvs``): iterations of its iterative deepening at most (1..60).
+    - ``time_ms`` (``pvs``): milliseconds per decision, 0 (the default) for none;
+      with a clock the moves depend on the machine's speed, so datasets use
+      ``nodes`` alone.
     - ``plies`` (``threat``): alpha-beta depth (moves that answer a five do
       not count).
     - ``vct_depth`` (``threat``): attacker moves of its VCT searches.
@@ -79,9 +89,10 @@ class Player:
     c_uct: float = 1.0
     epsilon: float | None = None  # None: 0 for the heuristic, 0.1 for MCTS (and threat) playouts
     seed: int = 0
-    nodes: int = 100000
+    nodes: int | None = None  # None: 100000 for threat, PVS_DEFAULT_NODES for pvs
     plies: int = 2
     vct_depth: int = 8
+    time_ms: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -90,13 +101,24 @@ class Player:
             object.__setattr__(self, "epsilon", 0.1 if self.kind in ("mcts", "threat") else 0.0)
         if self.simulations is None:
             object.__setattr__(self, "simulations", 0 if self.kind == "threat" else 400)
+        if self.nodes is None:
+            object.__setattr__(self, "nodes", PVS_DEFAULT_NODES if self.kind == "pvs" else 100000)
         self._check_types()
         _core.check_player(self.spec())
 
     def _check_types(self) -> None:
         """Whole numbers where the C core counts, real numbers where it weighs,
         so that no value is silently truncated (and the name reads back)."""
-        for key in ("simulations", "width", "depth", "seed", "nodes", "plies", "vct_depth"):
+        for key in (
+            "simulations",
+            "width",
+            "depth",
+            "seed",
+            "nodes",
+            "plies",
+            "vct_depth",
+            "time_ms",
+        ):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
                 raise ValueError(f"player '{key}' must be an integer, got {value!r}")
@@ -117,9 +139,9 @@ class Player:
     def name(self) -> str:
         """Short name, which :func:`make` reads back: ``random``, ``heuristic``,
         ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``,
-        ``threat``, ``threat(nodes=50000)``, ``threat(simulations=400)``
-        (parameters shown where they differ
-        from the defaults)."""
+        ``threat``, ``threat(nodes=50000)``, ``threat(simulations=400)``,
+        ``pvs``, ``pvs(nodes=100000)``, ``pvs(time_ms=40)`` (parameters shown
+        where they differ from the defaults)."""
         if self.kind == "random":
             return f"random(seed={self.seed})" if self.seed else "random"
         defaults = Player(kind=self.kind)
@@ -197,7 +219,8 @@ def make(
     (the number after the colon is ``simulations``), or with parameters in
     parentheses, as :attr:`Player.name` writes them: ``make("heuristic(epsilon=0.1)")``,
     ``make("mcts:100(rollout=random)")``, ``make("threat")``,
-    ``make("threat(nodes=50000)")``; ``make("gomocup:./pbrain-rapfi")``
+    ``make("threat(nodes=50000)")``, ``make("pvs(nodes=100000)")``;
+    ``make("gomocup:./pbrain-rapfi")``
     (settings: ``gomocup(timeout_turn=1000):CMD``) is an external engine,
     :class:`fiverow.engines.Gomocup`; a :class:`Player` (with ``params``
     replaced); or a player written in Python, which comes back as it is (an
