@@ -1,16 +1,18 @@
 """Make the built-in balanced opening book (python/fiverow/presets/balanced-openings.txt).
 
-Candidates are the openings of two and three stones near the centre: black
-on the centre, white on one of the five cells of a quarter of the 5x5 around
-it (every other white cell near the centre is one of these under a symmetry
-of the square) and, for three stones, black anywhere else in the 5x5; each
-once up to the symmetries. ``pvs`` searches each one for the side to move
-(freestyle 15x15, ``--nodes`` per position) and the openings it judges
-closest to even are kept: those whose value for the side to move is within
-``--margin`` (the evaluation's units: an open three is worth about 300),
-the ``--keep`` closest if more are.
+Candidates are the openings of three stones near the centre (``--stones 2,3``
+adds those of two): black on the centre, white on one of the five cells of
+a quarter of the 5x5 around it (every other white cell near the centre is
+one of these under a symmetry of the square) and black anywhere else in the
+5x5; each once up to the symmetries. ``pvs`` searches each one for the side
+to move (freestyle 15x15, ``--nodes`` per position) and the openings it
+judges closest to even are kept: those whose value for the side to move is
+within ``--margin`` (the evaluation's units), the ``--keep`` closest if more
+are. Openings of two stones leave black to move, which freestyle favours
+beyond what a search of the opening sees: the default leaves them out.
 
-    python benchmarks/make_openings.py --nodes 400000 --keep 48 --out python/fiverow/presets/balanced-openings.txt
+    python benchmarks/make_openings.py --nodes 200000 --keep 24 \
+        --out python/fiverow/presets/balanced-openings.txt
 
 prints each candidate's value and how many were kept.
 """
@@ -43,18 +45,18 @@ def canonical(opening: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ..
     return min(tuple(f(x, y) for x, y in opening) for f in SYMMETRIES)
 
 
-def candidates() -> list[tuple[tuple[int, int], ...]]:
+def candidates(stones: set[int]) -> list[tuple[tuple[int, int], ...]]:
     seen: set[tuple[tuple[int, int], ...]] = set()
     out = []
     for w in WHITE:
-        for opening in [((0, 0), w)] + [
+        for opening in [((0, 0), w)] * (2 in stones) + [
             ((0, 0), w, (x, y))
             for x in range(-2, 3)
             for y in range(-2, 3)
             if (x, y) not in ((0, 0), w)
         ]:
             key = canonical(opening)
-            if key not in seen:
+            if len(opening) in stones and key not in seen:
                 seen.add(key)
                 out.append(opening)
     return out
@@ -74,14 +76,15 @@ def value(opening: tuple[tuple[int, int], ...], nodes: int) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--nodes", type=int, default=400000, help="pvs nodes per position")
-    ap.add_argument("--margin", type=int, default=250, help="largest |value| kept")
-    ap.add_argument("--keep", type=int, default=48, help="at most this many openings")
+    ap.add_argument("--nodes", type=int, default=200000, help="pvs nodes per position")
+    ap.add_argument("--margin", type=int, default=450, help="largest |value| kept")
+    ap.add_argument("--keep", type=int, default=24, help="at most this many openings")
+    ap.add_argument("--stones", default="3", help="opening lengths: 3, or 2,3")
     ap.add_argument("--out", default="-", help="the book file ('-': stdout)")
     args = ap.parse_args()
     start = time.monotonic()
     judged = []
-    for opening in candidates():
+    for opening in candidates({int(n) for n in args.stones.split(",")}):
         v = value(opening, args.nodes)
         judged.append((abs(v), v, opening))
         text = " ".join(f"{x},{y}" for x, y in opening)

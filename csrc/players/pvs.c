@@ -232,8 +232,6 @@ int pvs_move(const player_spec *ps, const variant *v, const board_hdr *b, policy
             a = pvs_protocol_move(e, ps, v, b, key);
             e->decided_by = PVS_BY_PROTOCOL;
         } else {
-            e->exp = ps->vct_depth - 8;
-            e->ctx.exp = e->exp;
             a = pvs_decide(e, ps, board_legal_c(v, b), key, &value);
         }
         e->value = value;

@@ -27,7 +27,7 @@ struct pvs_engine;
 
 /* The default budget: moves played per decision (see docs/players.md for
  * what it costs and how strong it is). */
-#define PVS_DEFAULT_NODES 20000
+#define PVS_DEFAULT_NODES 5000
 
 /* NULL when pvs plays the variant, else why not (naming player and rule). */
 const char *pvs_refusal(const variant *v);

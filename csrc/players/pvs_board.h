@@ -19,14 +19,9 @@
 #include "players/pvs_patterns.h"
 
 #define PVS_WORDS BITS_WORDS(GEOM_MAX_CELLS)
-enum {
-    ROLE_ORDER = 0,
-    ROLE_MOVER = 1,
-    ROLE_OTHER = 2,
-    ROLE_MOVER2 = 3,
-    ROLE_OTHER2 = 4,
-    PVS_ROLES = 5
-};
+/* What a cell's worth is read for: move ordering, the evaluation of the
+ * side to move, the evaluation of the other side (pvs_eval.c). */
+enum { ROLE_ORDER = 0, ROLE_MOVER = 1, ROLE_OTHER = 2, PVS_ROLES = 3 };
 #define PVS_MAX_MOVES GEOM_MAX_CELLS
 
 /* Sets of empty cells kept per colour, by class. */
@@ -43,7 +38,6 @@ typedef struct pvs_ctx {
     const variant *v;
     int n_cells, n_axes, half;
     int renju; /* black's fouls are checked (renju.h) */
-    int exp;   /* DEVELOPMENT */
     const pvs_codes *codes;
     pvs_line_table table[2];
     int16_t *window;     /* [cell][axis][2H]: forward cells 1..H, then backward; -1 off the line */

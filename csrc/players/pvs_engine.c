@@ -61,7 +61,6 @@ int pvs_engine_start(pvs_engine *e, const uint8_t *cells, int side, int64_t max_
     memset(e->history, 0, sizeof(e->history));
     memset(e->killer, 0xff, sizeof(e->killer));
     e->nodes = 0;
-    memset(e->dbg, 0, sizeof(e->dbg));
     e->max_nodes = max_nodes;
     e->time_ms = time_ms;
     e->stopped = 0;

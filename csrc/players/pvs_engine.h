@@ -60,8 +60,6 @@ typedef struct pvs_engine {
     int decided_by; /* PVS_BY_* */
     int depth;      /* iterations the search finished */
     int value;      /* its value for the side to move */
-    int exp;        /* DEVELOPMENT: experiment bits */
-    int64_t dbg[4]; /* DEVELOPMENT */
     /* move lists, one per ply */
     int16_t *moves;   /* [PVS_MAX_PLY * n_cells] */
     int32_t *scores;  /* the same */

@@ -31,20 +31,13 @@ static const int defence_score[CLS_NB] = {
  * from the balanced openings, a logistic model of the side to move's score;
  * benchmarks/tune_eval.py): by line pattern and by class, as the cell of the
  * side to move and as one of the other side. */
-static const int mover_pattern[PAT_NB] = {0, 0, -2, -5, 6, 69, 17, 103, 20, -158, -277, 53, 0, 0};
-static const int other_pattern[PAT_NB] = {0, 0, -2, -5, 5, 85, 48, 104, 57, 447, 326, 210, 290, 0};
-static const int mover_class[CLS_NB] = {0,   0,   -61, -1, -109, -20, 237,
-                                        236, 422, 71,  49, -704, 0,   0};
-static const int other_class[CLS_NB] = {0,    0,    -79,  -41, -150, -82, -362,
-                                        -392, -714, -116, -95, 216,  0,   0};
+static const int mover_pattern[PAT_NB] = {0, 0, 3, -3, 6, 48, 65, 45, -21, -179, -149, 67, 0, 0};
+static const int other_pattern[PAT_NB] = {0, 0, 2, -3, 6, 63, 82, 55, 28, 760, 696, 192, 396, 0};
+static const int mover_class[CLS_NB] = {0, 0, -45, 64, -54, 59, 200, 307, 304, 64, 160, 716, 0, 0};
+static const int other_class[CLS_NB] = {0,    0,     -61, 6,  -103, -11, -688,
+                                        -640, -1302, -88, 59, -185, 0,   0};
 /* threats with the move in hand, in the order pvs_evaluate tests them */
-static const int threat_value1[9] = {24, 217, 480, 5293, 504, 316, -42, -161, 108};
-static const int mover_pattern2[PAT_NB] = {0, 0, 3, -3, 6, 48, 65, 45, -21, -179, -149, 67, 0, 0};
-static const int other_pattern2[PAT_NB] = {0, 0, 2, -3, 6, 63, 82, 55, 28, 760, 696, 192, 396, 0};
-static const int mover_class2[CLS_NB] = {0, 0, -45, 64, -54, 59, 200, 307, 304, 64, 160, 716, 0, 0};
-static const int other_class2[CLS_NB] = {0,    0,     -61, 6,  -103, -11, -688,
-                                         -640, -1302, -88, 59, -185, 0,   0};
-static const int threat_value2[9] = {14, 48, -744, 2652, 979, 174, 18, -127, 191};
+static const int threat_value[9] = {14, 48, -744, 2652, 979, 174, 18, -127, 191};
 
 void pvs_eval_fill_values(pvs_ctx *x)
 {
@@ -57,13 +50,6 @@ void pvs_eval_fill_values(pvs_ctx *x)
             mover += mover_pattern[t->patterns[code][i]];
             other += other_pattern[t->patterns[code][i]];
         }
-        int mover2 = mover_class2[cls], other2 = other_class2[cls];
-        for (int i = 0; i < 4; i++) {
-            mover2 += mover_pattern2[t->patterns[code][i]];
-            other2 += other_pattern2[t->patterns[code][i]];
-        }
-        x->value[ROLE_MOVER2][code] = (int16_t)mover2;
-        x->value[ROLE_OTHER2][code] = (int16_t)other2;
         x->value[ROLE_ORDER][code] = (int16_t)(worth > 30000 ? 30000 : worth);
         x->value[ROLE_MOVER][code] = (int16_t)mover;
         x->value[ROLE_OTHER][code] = (int16_t)other;
@@ -74,10 +60,7 @@ static int fitted(const pvs_board *pb)
 {
     const int me = pb->side, you = me ^ 1;
     const int16_t *mine = pb->count[me], *yours = pb->count[you];
-    const int alt = pb->x->exp & 512;
-    const int *threat_value = alt ? threat_value2 : threat_value1;
-    int e = alt ? pb->value[me][ROLE_MOVER2] - pb->value[you][ROLE_OTHER2]
-                : pb->value[me][ROLE_MOVER] - pb->value[you][ROLE_OTHER];
+    int e = pb->value[me][ROLE_MOVER] - pb->value[you][ROLE_OTHER];
     const int my_fours = mine[CLS_C4] + mine[CLS_C4PLUS] + mine[CLS_C4O3];
     const int your_fours = yours[CLS_C4] + yours[CLS_C4PLUS] + yours[CLS_C4O3];
     const int my_threes = mine[CLS_O3] + mine[CLS_O3PLUS] + mine[CLS_O3X2];
@@ -101,37 +84,8 @@ static int fitted(const pvs_board *pb)
 
 int pvs_evaluate(const pvs_board *pb)
 {
-    if (!(pb->x->exp & 256)) {
-        int e = fitted(pb);
-        return e > PVS_EVAL_MAX ? PVS_EVAL_MAX : e < -PVS_EVAL_MAX ? -PVS_EVAL_MAX : e;
-    }
-    const int me = pb->side, you = me ^ 1;
-    const int16_t *mine = pb->count[me], *yours = pb->count[you];
-    int e = pb->value[me][ROLE_ORDER] - pb->value[you][ROLE_ORDER];
-    const int my_fours = mine[CLS_C4] + mine[CLS_C4PLUS] + mine[CLS_C4O3];
-    const int your_fours = yours[CLS_C4] + yours[CLS_C4PLUS] + yours[CLS_C4O3];
-    if (yours[CLS_O4]) {
-        /* the other side has an open three: it must be answered */
-        e -= my_fours ? 100 : 300;
-    } else {
-        if (mine[CLS_C4O3])
-            e += 800;
-        if (mine[CLS_O3X2] && !your_fours)
-            e += 1500;
-        else if (mine[CLS_O3X2])
-            e += 400;
-    }
-    const int my_threes = mine[CLS_O3] + mine[CLS_O3PLUS] + mine[CLS_O3X2];
-    e += 30 * (my_threes < 4 ? my_threes : 4);
-    if (yours[CLS_C4O3])
-        e -= 300;
-    if (yours[CLS_O3X2])
-        e -= my_threes + my_fours ? 150 : 400;
-    if (e > PVS_EVAL_MAX)
-        e = PVS_EVAL_MAX;
-    if (e < -PVS_EVAL_MAX)
-        e = -PVS_EVAL_MAX;
-    return e;
+    int e = fitted(pb);
+    return e > PVS_EVAL_MAX ? PVS_EVAL_MAX : e < -PVS_EVAL_MAX ? -PVS_EVAL_MAX : e;
 }
 
 int pvs_move_score(const pvs_board *pb, int c)

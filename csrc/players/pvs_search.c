@@ -1,7 +1,6 @@
 /* Principal variation search of the pvs player: see pvs_search.h. */
 #include "players/pvs_search.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "players/pvs_threats.h"
@@ -106,7 +105,6 @@ static void score_moves(pvs_engine *e, const int16_t *moves, int32_t *scores, in
 static int qsearch(pvs_engine *e, int alpha, int beta, int ply, int fours)
 {
     pvs_board *pb = &e->board;
-    e->dbg[1]++;
     const int me = pb->side, you = me ^ 1;
     if (pb->count[me][CLS_FIVE])
         return won_in(ply + 1);
@@ -179,7 +177,6 @@ static int qsearch(pvs_engine *e, int alpha, int beta, int ply, int fours)
 static int search(pvs_engine *e, int depth, int alpha, int beta, int ply, int pv)
 {
     pvs_board *pb = &e->board;
-    e->dbg[2]++;
     const int me = pb->side, you = me ^ 1;
     if (pb->count[me][CLS_FIVE])
         return won_in(ply + 1);
@@ -197,7 +194,7 @@ static int search(pvs_engine *e, int depth, int alpha, int beta, int ply, int pv
     const size_t n_cells = (size_t)pb->x->n_cells;
     int16_t *moves = e->moves + (size_t)ply * n_cells;
     int32_t *scores = e->scores + (size_t)ply * n_cells;
-    int n, forced = 0;
+    int n = 0, forced = 0;
     if (pb->count[you][CLS_FIVE]) {
         n = pvs_five_defences(e, moves);
         if (n == 0)
@@ -266,9 +263,6 @@ static int search(pvs_engine *e, int depth, int alpha, int beta, int ply, int pv
             best > -PVS_WON_IN_MAX)
             continue;
         if (quiet && searched >= (pv ? PV_QUIET_MOVES : QUIET_MOVES) && best > -PVS_WON_IN_MAX)
-            continue;
-        if ((e->exp & 16) && !pv && quiet && depth <= 2 && searched >= 1 &&
-            stand + 150 * depth <= alpha && best > -PVS_WON_IN_MAX)
             continue;
         pvs_play(e, m);
         int v;
@@ -348,7 +342,6 @@ static int root_iteration(pvs_engine *e, const int16_t *root, int n, int depth, 
 
 void pvs_search_root(pvs_engine *e, int16_t *root, int n, int max_depth, pvs_result *res)
 {
-    e->dbg[3] = e->nodes;
     res->best = 0;
     res->value = 0;
     res->depth = 0;
@@ -393,10 +386,6 @@ void pvs_search_root(pvs_engine *e, int16_t *root, int n, int max_depth, pvs_res
             }
             break;
         }
-        if (e->exp & 128)
-            fprintf(stderr, "depth %d nodes %lld value %d best %d q %lld s %lld\n", depth,
-                    (long long)e->nodes, value, root[best], (long long)e->dbg[1],
-                    (long long)e->dbg[2]);
         /* the best first for the next iteration */
         int16_t m = root[best];
         memmove(root + 1, root, sizeof(int16_t) * (size_t)best);

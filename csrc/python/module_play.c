@@ -56,9 +56,9 @@ static int kind_of(PyObject *dict, const char *key, int *out)
 
 int module_parse_player(PyObject *dict, player_spec *ps)
 {
-    static const char *known[] = {"kind",  "simulations", "rollout",   "width",   "depth",
-                                  "c_uct", "epsilon",     "seed",      "nodes",   "plies",
-                                  "vct_depth", "time_ms", NULL};
+    static const char *known[] = {"kind",      "simulations", "rollout", "width", "depth",
+                                  "c_uct",     "epsilon",     "seed",    "nodes", "plies",
+                                  "vct_depth", "time_ms",     NULL};
     if (!PyDict_Check(dict)) {
         PyErr_SetString(PyExc_TypeError, "a player must be given as a dict");
         return -1;
@@ -235,9 +235,11 @@ static PyObject *core_act(PyObject *Py_UNUSED(m), PyObject *args)
 
 /* pvs_probe(batch, group, board, player): the pvs player's decision on one
  * ongoing board and what it read: {"move", "value", "depth", "nodes",
- * "decided_by", "classes"} (classes: bytes, black's threat class of every
- * cell then white's, 255 on stones and off the board). For tests and
- * diagnostics. */
+ * "decided_by", "classes", "features"} (classes: bytes, black's threat class
+ * of every cell then white's, 255 on stones and off the board; features:
+ * the side to move's pattern counts over the empty cells' lines, the other
+ * side's, then both sides' class counts, the evaluation's inputs). For
+ * tests, diagnostics and benchmarks/tune_eval.py. */
 static PyObject *core_pvs_probe(PyObject *Py_UNUSED(m), PyObject *args)
 {
     BatchObject *bo;
@@ -314,11 +316,11 @@ static PyObject *core_pvs_probe(PyObject *Py_UNUSED(m), PyObject *args)
         policy_scratch_free(s);
         return NULL;
     }
-    static const char *by[] = {"five",   "only",     "lost", "open four",
-                               "vcf",    "search",   "protocol", "vct"};
-    PyObject *r = Py_BuildValue("{s:i,s:i,s:i,s:L,s:s,s:N,s:N,s:(LLLL)}", "move", a, "value", e->value, "depth",
-                                e->depth, "nodes", (long long)e->nodes, "decided_by",
-                                by[e->decided_by], "classes", classes, "features", features, "dbg", (long long)e->dbg[0], (long long)e->dbg[1], (long long)e->dbg[2], (long long)e->dbg[3]);
+    static const char *by[] = {"five", "only",   "lost",     "open four",
+                               "vcf",  "search", "protocol", "vct"};
+    PyObject *r = Py_BuildValue("{s:i,s:i,s:i,s:L,s:s,s:N,s:N}", "move", a, "value", e->value,
+                                "depth", e->depth, "nodes", (long long)e->nodes, "decided_by",
+                                by[e->decided_by], "classes", classes, "features", features);
     policy_scratch_free(s);
     return r;
 }

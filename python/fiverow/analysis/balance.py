@@ -552,17 +552,21 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
                 last[played] = vd._group["steps/action"][ends[played]]
             per_cell = int(vd.config["modulus"]) if vd.config["rule"] == "modlinseq" else 1
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
-            results.append(
-                _variant_result(
-                    name, winners, e["length"], last, (vd.obs_shape[1], vd.obs_shape[2]), per_cell
-                )
+            r = _variant_result(
+                name, winners, e["length"], last, (vd.obs_shape[1], vd.obs_shape[2]), per_cell
             )
+            actions = np.asarray(vd._group["steps/action"])
+            r.distinct = len(
+                {actions[o : o + n].tobytes() for o, n in zip(e["offset"], e["length"], strict=True)}
+            )
+            results.append(r)
         settings = {
             "players": ds.players,
             "swap": False,
             "seed": ds.run.get("seed"),
             "source": f"the games of {Path(path).name}",
             "level": level,
+            "openings": ds.run.get("openings", "none"),
         }
     outcomes = {r.variant: r.outcomes for r in results}
     return BalanceReport(results, compare_variants(outcomes, level=level), settings)

@@ -47,7 +47,7 @@ _SHOWN = {
 }
 #: The pvs player's default budget: moves played per decision (the C core's
 #: PVS_DEFAULT_NODES).
-PVS_DEFAULT_NODES = 20000
+PVS_DEFAULT_NODES = 5000
 
 
 @dataclass(frozen=True)

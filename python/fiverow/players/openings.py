@@ -125,9 +125,7 @@ def book(spec: str | os.PathLike[str] | OpeningBook | None) -> OpeningBook | Non
     if spec is None or isinstance(spec, OpeningBook):
         return spec
     if not isinstance(spec, str | os.PathLike):
-        raise ValueError(
-            f"openings must be 'none', 'balanced' or a path to a file, got {spec!r}"
-        )
+        raise ValueError(f"openings must be 'none', 'balanced' or a path to a file, got {spec!r}")
     text = os.fspath(spec)
     if text == "none":
         return None

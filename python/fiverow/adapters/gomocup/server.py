@@ -35,8 +35,9 @@ def _version() -> str:
 
 class EngineServer:
     """A Gomocup brain around a built-in player (a spec such as ``"pvs"``,
-    the default, or ``"mcts:400"``, or a :class:`fiverow.players.Player`). ``seed`` seeds every move (see
-    :class:`PositionPlayer`): the same seed, the same games."""
+    the default, or ``"mcts:400"``, or a :class:`fiverow.players.Player`).
+    ``seed`` seeds every move (see :class:`PositionPlayer`): the same seed,
+    the same games."""
 
     def __init__(self, player: str | Player = "pvs", *, seed: int = 0) -> None:
         made = player if isinstance(player, Player) else players_mod.make(player)
