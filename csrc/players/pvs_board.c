@@ -290,8 +290,20 @@ void pvs_board_load(pvs_board *pb, const pvs_ctx *x, const uint8_t *cells, int s
         pb->hash ^= 0x9e3779b97f4a7c15ULL;
 }
 
+/* Empty cell c's code or class for a colour may have changed: count it out
+ * of the sums as it was and in as it is. */
+static inline void reclassify(pvs_board *pb, int colour, int c)
+{
+    account(pb, colour, c, -1);
+    classify_cell(pb, colour, c);
+    account(pb, colour, c, +1);
+}
+
 /* Stone s (CELL_BLACK / CELL_WHITE, or 0 to take one away) on c: rewrite
- * the keys that hold c and read the touched cells again. */
+ * the keys that hold c, and read again the lines of the empty cells whose
+ * pattern changed (most far cells keep theirs). Renju: a black cell that
+ * may be a foul is read again whenever its windows change, since whether it
+ * is one depends on more than its patterns. */
 static void rewrite(pvs_board *pb, int c, uint32_t s)
 {
     const pvs_ctx *x = pb->x;
@@ -300,15 +312,20 @@ static void rewrite(pvs_board *pb, int c, uint32_t s)
         const uint32_t e = x->rev[r];
         const int cell = (int)(e >> 8), a = (int)((e >> 5) & 7);
         const uint32_t shift = e & 31;
-        uint32_t *key = &pb->key[cell * na + a];
-        *key = (*key & ~(3u << shift)) | (s << shift);
+        const size_t i = (size_t)cell * (size_t)na + (size_t)a;
+        uint32_t key = (pb->key[i] & ~(3u << shift)) | (s << shift);
+        pb->key[i] = key;
         if (pb->cells[cell] != CELL_EMPTY)
             continue;
-        read_patterns(pb, cell, a);
         for (int colour = 0; colour < 2; colour++) {
-            account(pb, colour, cell, -1);
-            classify_cell(pb, colour, cell);
-            account(pb, colour, cell, +1);
+            const uint8_t p = (uint8_t)pvs_line_pattern(&x->table[colour], key);
+            if (p != pb->pat[colour][i]) {
+                pb->pat[colour][i] = p;
+                reclassify(pb, colour, cell);
+            } else if (colour == COLOUR_BLACK && x->renju &&
+                       x->codes->maybe_foul[pb->code[colour][cell]]) {
+                reclassify(pb, colour, cell);
+            }
         }
     }
 }

@@ -556,9 +556,8 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
                 name, winners, e["length"], last, (vd.obs_shape[1], vd.obs_shape[2]), per_cell
             )
             actions = np.asarray(vd._group["steps/action"])
-            r.distinct = len(
-                {actions[o : o + n].tobytes() for o, n in zip(e["offset"], e["length"], strict=True)}
-            )
+            spans = zip(e["offset"], e["length"], strict=True)
+            r.distinct = len({actions[o : o + n].tobytes() for o, n in spans})
             results.append(r)
         settings = {
             "players": ds.players,
