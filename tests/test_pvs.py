@@ -364,3 +364,24 @@ def test_protocol_decisions_are_legal():
         for i, a in enumerate(actions):
             assert env.action_masks()[i][a]
         env.step(actions)
+
+
+def test_engine_plays_pvs_by_default_on_a_clock():
+    """``fiverow engine`` is pvs unless told otherwise; with a turn limit it
+    searches on a clock (the same legal answers), without one on its nodes."""
+    from fiverow.engines import EngineServer
+
+    server = EngineServer()
+    assert server.player.kind == "pvs"
+    assert 'player="pvs"' in server.handle("ABOUT")[0]
+    assert server.handle("START 15") == ["OK"]
+    server.handle("INFO timeout_turn 60")
+    first = server.handle("BEGIN")[-1]
+    x, y = (int(v) for v in first.split(","))
+    assert (x, y) == (7, 7)  # the centre of an empty board
+    reply = server.handle("TURN 8,8")[-1]
+    rx, ry = (int(v) for v in reply.split(","))
+    assert (rx, ry) not in ((7, 7), (8, 8)) and 0 <= rx < 15 and 0 <= ry < 15
+    untimed = EngineServer("pvs(nodes=500)")
+    untimed.handle("START 15")
+    assert untimed.handle("BEGIN")[-1] == "7,7"

@@ -395,8 +395,8 @@ void pvs_search_root(pvs_engine *e, int16_t *root, int n, int max_depth, pvs_res
         res->depth = depth;
         if (value > PVS_WON_IN_MAX || value < -PVS_WON_IN_MAX)
             break; /* decided */
-        if (e->time_ms > 0 && pvs_engine_elapsed_ms(e) * 2 > e->time_ms)
-            break; /* the next iteration would not finish */
+        if (e->time_ms > 0 && pvs_engine_elapsed_ms(e) * 10 > e->time_ms * 7)
+            break; /* the next iteration would hardly get past its first move */
     }
     res->nodes = e->nodes;
 }

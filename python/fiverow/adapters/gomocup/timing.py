@@ -1,9 +1,9 @@
 """How much a brain may search under Gomocup's time limits.
 
 ``pvs`` searches on a clock: ``pvs_ms(budget)`` milliseconds, the budget
-less ``PVS_MARGIN`` of it and ``PVS_OVERHEAD_MS`` (its iterations stop early
-when the next one would not finish, and its clock is read every few hundred
-nodes, so it keeps well inside that). MCTS counts simulations instead:
+less ``PVS_MARGIN`` of it and ``PVS_OVERHEAD_MS`` (it starts no iteration
+after 70% of its clock and reads the clock every few hundred nodes, so it
+keeps inside it). MCTS counts simulations instead:
 
 The rule (docs/engines.md): the budget of a move is the smaller of
 ``timeout_turn`` and a ``MATCH_SHARE``-th of the match time left, and the
