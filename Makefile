@@ -72,12 +72,13 @@ run: $(RUN_STAMP)
 
 # The test suite (README: which command runs what). `make test`: every test of
 # the package's behaviour, in parallel on every core (pytest-xdist; tests that
-# share a fixture, like one Ray, stay on one worker), then the ones that cannot
+# share a module's fixture, like one Ray, stay on one worker: a file is one
+# unit of work), then the ones that cannot
 # share the machine (timing, kill races), alone. `make check`: `make test`, then
 # the heavy checks marked slow (the wheel in a fresh venv without the system
 # HDF5, the long sanitizer and fuzz runs, the kill runs), the portable build
-# and the docs site. Quick local loop: `pytest -m "not slow and not serial" -n auto`.
-PYTEST_PARALLEL := -n auto --dist loadgroup
+# and the docs site. Quick local loop: `pytest -n auto --dist loadfile -m "not slow and not serial"`.
+PYTEST_PARALLEL := -n auto --dist loadfile
 # pytest's status 5 is "no test selected": a pass with nothing to run
 PYTEST_ALONE := $(PY) tests/run_selected.py -q -p no:xdist
 test: build browser fuzzdeps

@@ -1,7 +1,8 @@
-"""How well ``fiverow engine`` keeps an MCTS brain inside Gomocup's time limits:
+"""How well ``fiverow engine`` keeps a brain inside Gomocup's time limits:
 JSON lines, one per time limit.
 
-A brain with far more simulations than fit (``mcts:100000``) plays games
+A brain with far more simulations than fit (``mcts:100000``; or with
+``--player pvs``, the engine's default, on its clock) plays games
 against random moves (TURN) under ``INFO timeout_turn T``; for each T: the
 answers' mean and slowest wall time (what a manager would see, less the
 pipes), how many went over T, and the median simulations used. The rule is
@@ -10,6 +11,7 @@ the machine's load (print ``uptime`` beside them).
 
     python benchmarks/bench_engine_time.py
     python benchmarks/bench_engine_time.py --limits 200,1000 --moves 30 --rule 4
+    python benchmarks/bench_engine_time.py --player pvs --limits 40,100,1000
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import fiverow
 from fiverow.engines import EngineServer, rule_params
 
 
-def run(limit: int, moves: int, rule: int, seed: int) -> dict[str, object]:
-    server = EngineServer("mcts:100000", seed=seed)
+def run(limit: int, moves: int, rule: int, seed: int, player: str) -> dict[str, object]:
+    server = EngineServer(player, seed=seed)
     rng = np.random.default_rng(seed)
     params = rule_params(rule)
     env = fiverow.make_vec("freestyle", 1, seed=seed, autoreset_mode="disabled", **params)
@@ -62,7 +64,8 @@ def run(limit: int, moves: int, rule: int, seed: int) -> dict[str, object]:
         "max_ms": round(float(np.max(times)), 1),
         "max_share_of_limit": round(float(np.max(times)) / limit, 3),
         "over_limit": int(sum(t > limit for t in times)),
-        "median_simulations": int(np.median(sims)),
+        "median_simulations": int(np.median(sims)) if player.startswith("mcts") else None,
+        "player": player,
     }
 
 
@@ -72,9 +75,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rule", type=int, default=0, help="INFO rule (0 freestyle, 4 renju)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", default="mcts:100000", help="the brain's built-in player")
     args = parser.parse_args()
     for limit in (int(x) for x in args.limits.split(",")):
-        print(json.dumps(run(limit, args.moves, args.rule, args.seed)), flush=True)
+        line = run(limit, args.moves, args.rule, args.seed, args.player)
+        print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

@@ -443,7 +443,7 @@ def test_from_dataset_equals_the_same_games_played(tmp_path):
         np.testing.assert_array_equal(f.win_cells, p.win_cells)
     assert from_file.settings["players"] == ["random", "random"]
     assert from_file.settings["seed"] == 7
-    assert "the games of games.h5; seed 7." in from_file.markdown()
+    assert "the games of games.h5; seed 7; openings none." in from_file.markdown()
     # the tables below the header are the same
     assert from_file.markdown().split("\n", 3)[3] == played.markdown().split("\n", 3)[3]
     json.dumps(from_file.to_json(), allow_nan=False)

@@ -20,8 +20,6 @@ import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray")
-#: one worker of a parallel run takes every test here: one Ray, started once
-pytestmark = pytest.mark.xdist_group("ray")
 
 from fiverow import Match, balance, cli, data  # noqa: E402
 from fiverow.data.generate import generate, parts_of  # noqa: E402

@@ -156,8 +156,7 @@ def scratch(tmp_path_factory) -> Path:
 
 
 # the pages run in order in one scratch directory (a page reads what an earlier
-# one wrote): in a parallel run, one worker takes them all
-@pytest.mark.xdist_group("docs")
+# one wrote): `make test` hands a file's tests to one worker (--dist loadfile)
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_page_blocks_run(page, scratch, monkeypatch):
     monkeypatch.chdir(scratch)

@@ -20,7 +20,7 @@ import fiverow
 from fiverow import players
 from fiverow.match import Match, MatchResult, VariantScore
 
-KINDS = ["random", "heuristic", "mcts", "threat"]
+KINDS = ["random", "heuristic", "mcts", "threat", "pvs"]
 SIZE = 15  # freestyle: 15 x 15
 
 
@@ -29,7 +29,7 @@ def player(kind: str, **params) -> players.Player:
     threat: a small node budget)."""
     if kind == "mcts":
         params = {"simulations": 8, "depth": 10, **params}
-    if kind == "threat":
+    if kind in ("threat", "pvs"):
         params = {"nodes": 3000, **params}
     return players.make(kind, **params)
 
@@ -100,6 +100,7 @@ def test_spec_holds_every_parameter():
         "nodes": 100000,
         "plies": 2,
         "vct_depth": 8,
+        "time_ms": 0,
     }
 
 
@@ -344,6 +345,10 @@ def test_every_preset_with_every_player(preset, kind):
     overrides = {"size": 9} if preset == "gomorpion" else {}
     env, info = env_of(preset, num_envs=4, seed=6, **overrides)
     p = player(kind)
+    if kind == "pvs" and preset in ("gomorpion", "modlinseq", "connect6", "pente"):
+        with pytest.raises(ValueError, match=f"player 'pvs' does not play rule '{preset}'"):
+            p.act(env)
+        return
     done = np.zeros(env.num_envs, dtype=bool)
     for _ in range(3 if preset == "modlinseq" else 12):
         actions, policies = p.act(env, policy=True)
@@ -436,7 +441,9 @@ def test_match_records_and_alternating_seats():
         "truncated",
         "black_seat",
         "opening",
+        "book",
         "last_action",
+        "moves_hash",
     )
     assert sorted(g["game"].tolist()) == list(range(50))
     np.testing.assert_array_equal(g["seat0_player"], g["game"] % 2)

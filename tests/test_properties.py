@@ -80,6 +80,17 @@ def reference_legal(env: fiverow.FiverowVectorEnv) -> np.ndarray | None:
     if params["rule"] == "renju" and params["forbidden"] == "mask" and board["colour"] == 0:
         for r, c in forbidden_points(cells):
             legal[r * cells.shape[1] + c] = False
+    if params["rule"] == "pente" and params["pente_opening"] == "tournament":
+        # the first stone on the centre; black's second at least 3 cells from it
+        h, w = cells.shape
+        stones = int((cells != 0).sum())
+        if stones == 0:
+            legal[:] = False
+            legal[(h // 2) * w + w // 2] = True
+        elif stones == 2 and board["colour"] == 0:
+            rows, cols = np.divmod(np.arange(h * w), w)
+            near = np.maximum(abs(rows - h // 2), abs(cols - w // 2)) < 3
+            legal[: h * w] &= ~near
     return legal
 
 

@@ -174,9 +174,7 @@ OPPONENT_PLAY = [
 ]
 
 
-@pytest.mark.parametrize(
-    "preset,overrides", cases(OPPONENT_PLAY, {0, 1, 3, 4, 5})
-)
+@pytest.mark.parametrize("preset,overrides", cases(OPPONENT_PLAY, {0, 1, 3, 4, 5}))
 def test_opponents_in_the_loop_under_sanitizers(driver, preset, overrides):
     """Built-in opponents in the step's parallel region (random on 260 boards of
     freestyle; the heuristic and MCTS, slow under the sanitizers, on a few) and external
@@ -306,7 +304,7 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
         f"selfplay 6 0 0 1 1 0 {tmp_path / 'fast.h5'} 2",
         "selfplay 6 0 0 1 1 0 -",
         "selfplay 2 3 1 1000 1 1 -",
-        "selfplay 2 4 3 1000 1 1 -",  # threat with MCTS at its root against threat
+        "selfplay 2 6 3 1000 1 1 -",  # threat with MCTS at its root against threat
     ]
     out = run(driver, "\n".join(script) + "\n")
     assert out[0].startswith("ok"), out
@@ -314,6 +312,53 @@ def test_players_and_writer_under_sanitizers(driver, tmp_path, preset, overrides
         assert line.startswith("ok games="), line
         assert line.endswith("mismatches=0"), line
     assert out_file.exists()
+
+
+PVS = [
+    ("freestyle", {"size": 11}),
+    ("standard", {"size": 11}),
+    ("caro", {"size": 11}),
+    ("caro", {"size": 11, "caro_ends": "gomocup6"}),
+    ("renju", {"size": 11}),
+    ("renju", {"size": 11, "forbidden": "lose", "protocol": "free"}),
+    ("torus", {"size": 9}),
+    ("strip", {}),
+    ("hex", {"order": 5, "edge": "bounce"}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", cases(PVS, {0, 4, 5, 8}))
+def test_pvs_under_sanitizers(driver, preset, overrides):
+    """pvs against the heuristic and against itself from an opening book,
+    policies recorded; every game replayed from its keys reproduces its
+    observations, and starts with its opening's stones."""
+    p = params_text(preset, **overrides)
+    script = [
+        f"new 4 2 0 0 0 7 {p}",
+        "book 1",
+        "selfplay 4 5 1 300 1 1 -",  # kind 5: pvs
+        "selfplay 4 5 5 300 0 0 -",
+        "book 0",
+        "selfplay 2 1 5 300 1 1 -",
+    ]
+    out = run(driver, "\n".join(script) + "\n")
+    assert out[0].startswith("ok") and out[1] == "ok" and out[4] == "ok", out
+    for line in (out[2], out[3], out[5]):
+        assert line.startswith("ok games="), line
+        assert line.endswith("mismatches=0"), line
+
+
+@pytest.mark.parametrize(
+    "preset,overrides,why",
+    [
+        ("gomorpion", {"size": 9}, "player 0: player 'pvs' does not play rule 'gomorpion'"),
+        ("freestyle-swap2", {}, "openings need games that start in normal play"),
+    ],
+)
+def test_pvs_refusals_under_sanitizers(driver, preset, overrides, why):
+    p = params_text(preset, **overrides)
+    out = run(driver, f"new 2 1 0 0 0 1 {p}\nbook 1\nselfplay 2 5 1 100 0 0 -\n")
+    assert out[2].startswith("error") and why in out[2], out
 
 
 def test_shards_under_sanitizers(driver, tmp_path):
@@ -445,9 +490,7 @@ BATCHES = [  # (preset, overrides, symmetries of the raster the driver applies)
 ]
 
 
-@pytest.mark.parametrize(
-    "preset,overrides,symmetries", cases(BATCHES, {0, 3, 5, 7, 8, 9})
-)
+@pytest.mark.parametrize("preset,overrides,symmetries", cases(BATCHES, {0, 3, 5, 7, 8, 9}))
 def test_batch_farm_under_sanitizers(driver, preset, overrides, symmetries):
     """Every position of a few games rebuilt by the batch farm (csrc/io/training_batches.c,
     plane_map.c) under the raster's symmetries, in both observation kinds on 2

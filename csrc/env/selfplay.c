@@ -83,7 +83,8 @@ selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, in
     size_t slots = (size_t)sp->n_threads * (size_t)b->n_groups;
     sp->scratch = calloc(slots, sizeof(*sp->scratch));
     sp->policy_tmp = calloc(slots, sizeof(*sp->policy_tmp));
-    int ok = sp->scratch && sp->policy_tmp && sp->order;
+    sp->books = calloc((size_t)b->n_groups, sizeof(*sp->books));
+    int ok = sp->scratch && sp->policy_tmp && sp->order && sp->books;
     for (size_t k = 0; ok && k < slots; k++) {
         const variant *v = &b->groups[k % (size_t)b->n_groups].v;
         sp->scratch[k] = policy_scratch_new(v);
@@ -115,7 +116,25 @@ void selfplay_free(selfplay *sp)
     free(sp->order);
     player_spec_release(&sp->players[0]);
     player_spec_release(&sp->players[1]);
+    for (int gi = 0; sp->books && gi < sp->b->n_groups; gi++)
+        opening_book_free(&sp->books[gi]);
+    free(sp->books);
     free(sp);
+}
+
+int selfplay_set_book(selfplay *sp, int gi, const int32_t *xy, const int32_t *first, int n,
+                      char *err, size_t errlen)
+{
+    if (gi < 0 || gi >= sp->b->n_groups) {
+        snprintf(err, errlen, "no group %d", gi);
+        return -1;
+    }
+    opening_book book;
+    if (opening_book_init(&book, &sp->b->groups[gi].v, xy, first, n, err, errlen))
+        return -1;
+    opening_book_free(&sp->books[gi]);
+    sp->books[gi] = book;
+    return 0;
 }
 
 episode_buf *selfplay_buffers_new(const selfplay *sp)
@@ -189,6 +208,16 @@ static int play_game(selfplay *sp, int gi, int i, int slot, uint32_t episode, ep
     int n = 0, cap = e->cap;
     int16_t *action = e->action;
     int8_t *seat = e->seat, *colour = e->colour;
+    /* the opening's stones first, as the game's first steps */
+    const opening_book *book = &sp->books[gi];
+    const int16_t *forced = NULL;
+    int n_forced = 0;
+    if (book->n) {
+        int j = opening_book_pick(book, e->game, sp->alternate);
+        forced = book->cells + book->first[j];
+        n_forced = book->first[j + 1] - book->first[j];
+    }
+    e->book = (int8_t)n_forced;
     while (h->status == STATUS_ONGOING) {
         if (atomic_load_explicit(&sp->stop, memory_order_relaxed))
             return 0;
@@ -204,7 +233,16 @@ static int play_game(selfplay *sp, int gi, int i, int slot, uint32_t episode, ep
         const player_spec *ps = seat_player[h->seat];
         if (sp->record_obs)
             game_write_obs(v, h, OBS_ABSOLUTE, e->obs + (size_t)n * obs_bytes);
-        int a = policy_act(ps, v, h, scratch, policy_decision_key(ps, h), policy);
+        int a;
+        if (n < n_forced) {
+            a = forced[n];
+            if (policy) {
+                memset(policy, 0, sizeof(float) * (size_t)v->n_actions);
+                policy[a] = 1.0f;
+            }
+        } else {
+            a = policy_act(ps, v, h, scratch, policy_decision_key(ps, h), policy);
+        }
         action[n] = (int16_t)a;
         seat[n] = (int8_t)h->seat;
         colour[n] = (int8_t)h->colour;

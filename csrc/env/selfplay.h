@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "env/batch.h"
+#include "env/opening_book.h"
 #include "players/player.h"
 
 typedef struct episode_buf {
@@ -34,6 +35,7 @@ typedef struct episode_buf {
     int8_t winner;    /* seat, -1 for none */
     int8_t truncated;
     int8_t opening, black_seat; /* at the end */
+    int8_t book;                /* the first `book` steps were an opening's stones */
     int32_t scores[2];
 } episode_buf;
 
@@ -45,6 +47,7 @@ typedef struct selfplay {
     int n_threads;
     int *order;               /* [n_total] the boards (batch order) by position in a round */
     policy_scratch **scratch; /* [n_threads * n_groups] */
+    opening_book *books;      /* [n_groups]: the games' openings (n 0: none) */
     float **policy_tmp;       /* [n_threads * n_groups] */
     atomic_int stop;          /* set from another thread: abandon the games in play */
     atomic_llong games_done;  /* progress, read from another thread */
@@ -55,6 +58,11 @@ typedef struct selfplay {
 selfplay *selfplay_new(batch *b, const player_spec players[2], uint64_t seed, int alternate,
                        int record_obs, int record_policy, char *err, size_t errlen);
 void selfplay_free(selfplay *sp);
+
+/* Start group gi's games from an opening book (opening_book.h; n 0: none).
+ * 0, or -1 with a message (the book is checked against the variant). */
+int selfplay_set_book(selfplay *sp, int gi, const int32_t *xy, const int32_t *first, int n,
+                      char *err, size_t errlen);
 
 /* Buffers for every board of the batch (one set per round in flight). */
 episode_buf *selfplay_buffers_new(const selfplay *sp);

@@ -139,6 +139,10 @@ typedef struct rule_family {
     const char *(*illegal_reason)(const variant *v, const board_hdr *b, int action);
     /* The cells where a stone of `colour` would be a foul (bits), or NULL. */
     const uint64_t *(*forbidden)(const variant *v, const board_hdr *b, int colour);
+    /* Would a stone of `colour` on empty cell `cell` of these cells be a foul
+     * (for a player's own board copies: the cells may change during the call
+     * and are restored)? NULL: the family has no fouls. */
+    int (*is_foul)(const variant *v, uint8_t *cells, int cell, int colour);
     /* The heuristic player's scores of the candidate actions cand[0..n), by
      * the family's own one-ply judgement (scratch: a board to try them on);
      * NULL: the line patterns judge. */

@@ -50,6 +50,16 @@ int protocol_opening_of(int wx, int wy, int bx, int by)
     return -1;
 }
 
+void protocol_opening_stones(int opening, int xy[6])
+{
+    const int direct = opening < 13;
+    xy[0] = xy[1] = 0;
+    xy[2] = direct ? 0 : 1;
+    xy[3] = 1;
+    xy[4] = openings[opening].bx;
+    xy[5] = openings[opening].by;
+}
+
 const char *protocol_opening_name(int opening)
 {
     return opening >= 0 && opening < N_OPENINGS ? openings[opening].name : "";

@@ -100,6 +100,10 @@ extern const opening_row opening_swap2;
 /* The canonical renju openings: 0..N_OPENINGS-1 (-1: none). */
 #define N_OPENINGS 26
 
+/* The stones of canonical opening k: black at (0, 0), white, black, as
+ * (x, y) offsets from the centre (x to the right, y up) in xy[0..6). */
+void protocol_opening_stones(int opening, int xy[6]);
+
 /* Names of the phases and of the 26 canonical openings ("D4 Kagetsu"). */
 const char *protocol_phase_name(int phase);
 const char *protocol_opening_name(int opening);

@@ -1,8 +1,9 @@
 /* The players' common face: parameters, scratch memory, decision keys and
- * the dispatch to random, heuristic, MCTS, threat and net play. */
+ * the dispatch to random, heuristic, MCTS, threat, net and pvs play. */
 #include "players/player.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,8 @@
 #include "game/game.h"
 #include "players/net.h"
 #include "players/net_player.h"
+#include "players/pvs.h"
+#include "players/pvs_engine.h"
 #include "players/solver.h"
 #include "players/threat_search.h"
 
@@ -25,16 +28,26 @@ void player_spec_default(player_spec *ps, int kind)
     /* MCTS playouts explore (the threat player's too); the heuristic player
      * itself does not */
     ps->epsilon = kind == PLAYER_MCTS || kind == PLAYER_THREAT ? 0.1f : 0.0f;
-    ps->nodes = 100000;
+    ps->nodes = kind == PLAYER_PVS ? PVS_DEFAULT_NODES : 100000;
     ps->plies = 2;
     ps->vct_depth = 8;
     ps->c_puct = 1.5f;
+    ps->time_ms = 0;
 }
 
 const char *player_spec_check(const player_spec *ps)
 {
-    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_NET)
-        return "player must be random, heuristic, mcts, threat or net";
+    if (ps->kind < PLAYER_RANDOM || ps->kind > PLAYER_PVS)
+        return "player must be random, heuristic, mcts, threat, net or pvs";
+    if (ps->kind == PLAYER_PVS) {
+        if (ps->nodes < 1 || ps->nodes > 1000000000)
+            return "pvs: nodes must be in 1..1000000000";
+        if (ps->depth < 1 || ps->depth > PVS_MAX_DEPTH)
+            return "pvs: depth must be in 1..60";
+        if (ps->time_ms < 0 || ps->time_ms > 3600000)
+            return "pvs: time_ms must be in 0..3600000 (0: no clock, nodes alone decide)";
+        return NULL;
+    }
     if (!(ps->epsilon >= 0 && ps->epsilon <= 1))
         return "epsilon must be in [0, 1]";
     if (ps->kind == PLAYER_NET) {
@@ -82,6 +95,11 @@ const char *player_spec_check(const player_spec *ps)
 const char *player_spec_check_variant(const player_spec *ps, const variant *v, char *err,
                                       size_t errlen)
 {
+    const char *refused = ps->kind == PLAYER_PVS ? pvs_refusal(v) : NULL;
+    if (refused) {
+        snprintf(err, errlen, "%s", refused);
+        return err;
+    }
     if (ps->kind == PLAYER_NET && ps->net && net_check_variant(ps->net, v, err, errlen))
         return err;
     return NULL;
@@ -133,6 +151,7 @@ void policy_scratch_free(policy_scratch *s)
     solver_free(s->solver);
     threat_search_free(s->search);
     net_scratch_free(s->net);
+    pvs_engine_free(s->pvs);
     free(s);
 }
 
@@ -191,6 +210,8 @@ int policy_act(const player_spec *ps, const variant *v, const board_hdr *b, poli
         return threat_move(ps, v, b, s, key, policy);
     case PLAYER_NET:
         return net_move(ps, v, b, s, key, policy);
+    case PLAYER_PVS:
+        return pvs_move(ps, v, b, s, key, policy);
     default:
         a = game_random_legal(v, b, key, &ctr);
         if (policy)

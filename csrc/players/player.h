@@ -1,4 +1,4 @@
-/* Built-in players: random, heuristic, MCTS, threat and net, for every variant.
+/* Built-in players: random, heuristic, MCTS, threat, net and pvs, for every variant.
  *
  * A player chooses the action of the seat to act on one board, from the
  * board's state alone, with its randomness drawn from a key the caller
@@ -18,7 +18,8 @@ enum player_kind {
     PLAYER_HEURISTIC = 1,
     PLAYER_MCTS = 2,
     PLAYER_THREAT = 3,
-    PLAYER_NET = 4
+    PLAYER_NET = 4,
+    PLAYER_PVS = 5
 };
 
 struct net_model;
@@ -34,7 +35,7 @@ typedef struct player_spec {
     float epsilon;   /* heuristic playouts: a random candidate with this probability */
     /* threat (and width; simulations > 0: MCTS over its root moves, with the
      * MCTS parameters, instead of alpha-beta) */
-    int nodes;     /* moves searched per decision, all searches together */
+    int nodes;     /* moves searched per decision, all searches together (pvs too) */
     int plies;     /* alpha-beta depth */
     int vct_depth; /* attacker moves of its VCT searches (VCF: up to SOLVE_MAX_DEPTH / 2) */
     /* net (and simulations: 0 plays the policy alone, more searches by PUCT
@@ -42,14 +43,17 @@ typedef struct player_spec {
     const struct net_model *net; /* borrowed: whoever keeps the spec retains it */
     float temperature;           /* 0: the best action; else drawn (net_player.h) */
     float c_puct;                /* exploration constant of its PUCT search */
-    uint64_t seed;               /* mixed into every decision key */
+    /* pvs: nodes (above), depth (iterations at most) and a clock */
+    int64_t time_ms; /* milliseconds per decision, 0: none (nodes alone decide) */
+    uint64_t seed;   /* mixed into every decision key */
 } player_spec;
 
 /* Defaults of each kind's parameters (and checks with messages). */
 void player_spec_default(player_spec *ps, int kind);
 const char *player_spec_check(const player_spec *ps);
-/* Can the player play variant v? NULL, or why not in err (a network reads
- * only the observation it was exported for). */
+/* Can the player play variant v? NULL, or why not in err, naming the player
+ * and the rule (pvs plays line rules only; a network reads only the
+ * observation it was exported for). */
 const char *player_spec_check_variant(const player_spec *ps, const variant *v, char *err,
                                       size_t errlen);
 /* A spec kept beyond the call that was given it (an opponent, a self-play
@@ -113,6 +117,7 @@ struct mcts_node;
 struct solver;
 struct threat_search;
 struct net_scratch;
+struct pvs_engine;
 struct policy_scratch {
     const variant *v;
     uint8_t *board;  /* one board state for search and greedy trials */
@@ -126,6 +131,7 @@ struct policy_scratch {
     struct solver *solver;        /* the threat player's, made on first use */
     struct threat_search *search; /* the same */
     struct net_scratch *net;      /* the net player's, made on first use */
+    struct pvs_engine *pvs;       /* the pvs player's, made on first use */
 };
 
 #endif

@@ -1040,6 +1040,24 @@ static PyObject *core_openings(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
     return t;
 }
 
+/* opening_stones(): the 26 canonical openings' stones, ((x, y) offsets from
+ * the centre, x right, y up; black, white, black), in opening order. */
+static PyObject *core_opening_stones(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(a))
+{
+    PyObject *t = PyTuple_New(N_OPENINGS);
+    for (int k = 0; t && k < N_OPENINGS; k++) {
+        int xy[6];
+        protocol_opening_stones(k, xy);
+        PyObject *o = Py_BuildValue("((ii)(ii)(ii))", xy[0], xy[1], xy[2], xy[3], xy[4], xy[5]);
+        if (!o) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, k, o);
+    }
+    return t;
+}
+
 static PyObject *core_opening_of(PyObject *Py_UNUSED(m), PyObject *args)
 {
     int wx, wy, bx, by;
@@ -1069,6 +1087,8 @@ static PyMethodDef core_methods[] = {
      "[(cell, status)] of black's forbidden points (status 2 overline, 3 double-four, "
      "4 double-three)."},
     {"openings", core_openings, METH_NOARGS, "Names of the 26 canonical renju openings."},
+    {"opening_stones", core_opening_stones, METH_NOARGS,
+     "Stones of the 26 canonical renju openings, (x, y) offsets from the centre."},
     {"opening_of", core_opening_of, METH_VARARGS,
      "Canonical opening index of white at (wx, wy), black at (bx, by) from the centre."},
     {"max_threads", core_max_threads, METH_NOARGS, "Processors OpenMP can use (at most 1024)."},

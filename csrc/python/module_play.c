@@ -3,6 +3,8 @@
 #include "python/module.h" /* Python.h first */
 
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +14,8 @@
 #include "game/game.h"
 #include "io/h5writer.h"
 #include "players/player.h"
+#include "players/pvs.h"
+#include "players/pvs_engine.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -39,23 +43,24 @@ static int kind_of(PyObject *dict, const char *key, int *out)
     if (!x)
         return 0;
     const char *s = PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
-    static const char *names[] = {"random", "heuristic", "mcts", "threat", "net"};
-    const int n = strcmp(key, "kind") == 0 ? 5 : 4; /* a rollout is random or heuristic */
+    static const char *names[] = {"random", "heuristic", "mcts", "threat", "net", "pvs"};
+    const int n = strcmp(key, "kind") == 0 ? 6 : 4; /* a rollout is random or heuristic */
     for (int k = 0; s && k < n; k++)
         if (strcmp(s, names[k]) == 0) {
             *out = k;
             return 0;
         }
     PyErr_Format(PyExc_ValueError,
-                 "player '%s' must be 'random', 'heuristic', 'mcts', 'threat' or 'net'", key);
+                 "player '%s' must be 'random', 'heuristic', 'mcts', 'threat', 'net' or 'pvs'",
+                 key);
     return -1;
 }
 
 int module_parse_player(PyObject *dict, player_spec *ps)
 {
-    static const char *known[] = {"kind",      "simulations", "rollout",     "width",  "depth",
-                                  "c_uct",     "epsilon",     "seed",        "nodes",  "plies",
-                                  "vct_depth", "path",        "temperature", "c_puct", NULL};
+    static const char *known[] = {
+        "kind",  "simulations", "rollout",   "width", "depth",       "c_uct",  "epsilon", "seed",
+        "nodes", "plies",       "vct_depth", "path",  "temperature", "c_puct", "time_ms", NULL};
     if (!PyDict_Check(dict)) {
         PyErr_SetString(PyExc_TypeError, "a player must be given as a dict");
         return -1;
@@ -78,14 +83,15 @@ int module_parse_player(PyObject *dict, player_spec *ps)
     player_spec_default(ps, kind);
     double sims = ps->simulations, width = ps->width, depth = ps->depth, c = ps->c_uct,
            eps = ps->epsilon, seed = 0, nodes = ps->nodes, plies = ps->plies,
-           vct_depth = ps->vct_depth, temperature = ps->temperature, c_puct = ps->c_puct;
+           vct_depth = ps->vct_depth, temperature = ps->temperature, c_puct = ps->c_puct,
+           time_ms = (double)ps->time_ms;
     if (kind_of(dict, "rollout", &ps->rollout) || module_get_number(dict, "simulations", &sims) ||
         module_get_number(dict, "width", &width) || module_get_number(dict, "depth", &depth) ||
         module_get_number(dict, "c_uct", &c) || module_get_number(dict, "epsilon", &eps) ||
         module_get_number(dict, "nodes", &nodes) || module_get_number(dict, "plies", &plies) ||
         module_get_number(dict, "vct_depth", &vct_depth) ||
         module_get_number(dict, "temperature", &temperature) ||
-        module_get_number(dict, "c_puct", &c_puct))
+        module_get_number(dict, "c_puct", &c_puct) || module_get_number(dict, "time_ms", &time_ms))
         return -1;
     PyObject *s = PyDict_GetItemString(dict, "seed");
     if (s) {
@@ -100,6 +106,7 @@ int module_parse_player(PyObject *dict, player_spec *ps)
     ps->nodes = nodes > 2e9 ? -1 : (int)nodes;
     ps->plies = plies > 2e9 ? -1 : (int)plies;
     ps->vct_depth = vct_depth > 2e9 ? -1 : (int)vct_depth;
+    ps->time_ms = time_ms > 4e12 ? -1 : (int64_t)time_ms;
     ps->c_uct = (float)c;
     ps->epsilon = (float)eps;
     ps->temperature = (float)temperature;
@@ -240,6 +247,99 @@ static PyObject *core_act(PyObject *Py_UNUSED(m), PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* pvs_probe(batch, group, board, player): the pvs player's decision on one
+ * ongoing board and what it read: {"move", "value", "depth", "nodes",
+ * "decided_by", "classes", "features"} (classes: bytes, black's threat class
+ * of every cell then white's, 255 on stones and off the board; features:
+ * the side to move's pattern counts over the empty cells' lines, the other
+ * side's, then both sides' class counts, the evaluation's inputs). For
+ * tests, diagnostics and benchmarks/tune_eval.py. */
+static PyObject *core_pvs_probe(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    BatchObject *bo;
+    int gi, i;
+    PyObject *player;
+    if (!PyArg_ParseTuple(args, "O!iiO", &BatchType, &bo, &gi, &i, &player))
+        return NULL;
+    player_spec ps;
+    if (!batch_usable(bo) || module_parse_player(player, &ps))
+        return NULL;
+    if (ps.kind != PLAYER_PVS) {
+        PyErr_SetString(PyExc_ValueError, "pvs_probe takes a pvs player");
+        return NULL;
+    }
+    if (gi < 0 || gi >= bo->b->n_groups || i < 0 || i >= bo->b->groups[gi].n) {
+        PyErr_SetString(PyExc_IndexError, "no such group or board");
+        return NULL;
+    }
+    const variant *v = &bo->b->groups[gi].v;
+    char why[1024];
+    if (player_spec_check_variant(&ps, v, why, sizeof(why))) {
+        player_spec_release(&ps);
+        PyErr_SetString(PyExc_ValueError, why);
+        return NULL;
+    }
+    const board_hdr *h = group_board(&bo->b->groups[gi], i);
+    if (h->status != STATUS_ONGOING) {
+        PyErr_SetString(PyExc_ValueError, "the game on this board is over");
+        return NULL;
+    }
+    policy_scratch *s = policy_scratch_new(v);
+    if (!s)
+        return PyErr_NoMemory();
+    int a;
+    Py_BEGIN_ALLOW_THREADS;
+    a = policy_act(&ps, v, h, s, policy_decision_key(&ps, h), NULL);
+    Py_END_ALLOW_THREADS;
+    pvs_engine *e = s->pvs;
+    if (!e) {
+        policy_scratch_free(s);
+        return PyErr_NoMemory();
+    }
+    const int n = v->g.n_cells;
+    PyObject *classes = PyBytes_FromStringAndSize(NULL, 2 * (Py_ssize_t)n);
+    if (!classes) {
+        policy_scratch_free(s);
+        return NULL;
+    }
+    char *out = PyBytes_AS_STRING(classes);
+    for (int colour = 0; colour < 2; colour++)
+        for (int c = 0; c < n; c++)
+            out[colour * n + c] =
+                (char)(e->board.cells[c] == CELL_EMPTY ? e->board.cls[colour][c] : 255);
+    /* the root's features: pattern counts over the empty cells' lines and
+     * class counts, the side to move's first */
+    PyObject *features = PyTuple_New(4 * PAT_NB);
+    const pvs_board *pb = &e->board;
+    for (int side = 0; side < 2 && features; side++) {
+        const int colour = pb->side ^ side;
+        long pats[PAT_NB] = {0}, cls[CLS_NB] = {0};
+        for (int c = 0; c < n; c++) {
+            if (pb->cells[c] != CELL_EMPTY)
+                continue;
+            for (int a = 0; a < e->ctx.n_axes; a++)
+                pats[pb->pat[colour][c * e->ctx.n_axes + a]]++;
+            cls[pb->cls[colour][c]]++;
+        }
+        for (int k = 0; k < PAT_NB; k++) {
+            PyTuple_SET_ITEM(features, side * PAT_NB + k, PyLong_FromLong(pats[k]));
+            PyTuple_SET_ITEM(features, 2 * PAT_NB + side * PAT_NB + k, PyLong_FromLong(cls[k]));
+        }
+    }
+    if (!features) {
+        Py_DECREF(classes);
+        policy_scratch_free(s);
+        return NULL;
+    }
+    static const char *by[] = {"five", "only",   "lost",     "open four",
+                               "vcf",  "search", "protocol", "vct"};
+    PyObject *r = Py_BuildValue("{s:i,s:i,s:i,s:L,s:s,s:N,s:N}", "move", a, "value", e->value,
+                                "depth", e->depth, "nodes", (long long)e->nodes, "decided_by",
+                                by[e->decided_by], "classes", classes, "features", features);
+    policy_scratch_free(s);
+    return r;
+}
+
 /* ---- self-play ---- */
 
 /* One finished game as Python reads it (numpy dtype in fiverow/selfplay.py). */
@@ -250,8 +350,9 @@ typedef struct game_record {
     int32_t length;
     int32_t scores[2];
     int8_t seat0_player, winner, truncated, black_seat, opening;
-    uint8_t pad;
+    uint8_t book;        /* steps that were an opening book's stones */
     int16_t last_action; /* the game's last action (the winning move of a decided game) */
+    uint64_t moves_hash; /* FNV-1a of the game's actions: equal games, equal hashes */
 } game_record;
 
 typedef struct {
@@ -373,6 +474,19 @@ static int ready_to_play(SelfPlayObject *self)
     return 1;
 }
 
+/* FNV-1a over the actions (little-endian 16-bit): fiverow.data.selfplay
+ * computes the same for games played from Python. */
+static uint64_t moves_hash(const int16_t *action, int n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int t = 0; t < n; t++) {
+        uint16_t a = (uint16_t)action[t];
+        h = (h ^ (a & 0xff)) * 0x100000001b3ULL;
+        h = (h ^ (a >> 8)) * 0x100000001b3ULL;
+    }
+    return h;
+}
+
 static int keep_records(SelfPlayObject *self, const episode_buf *bufs)
 {
     int n_total = self->batch->b->n_total;
@@ -405,6 +519,8 @@ static int keep_records(SelfPlayObject *self, const episode_buf *bufs)
         r->black_seat = e->black_seat;
         r->opening = e->opening;
         r->last_action = e->n ? e->action[e->n - 1] : -1;
+        r->book = (uint8_t)e->book;
+        r->moves_hash = moves_hash(e->action, e->n);
     }
     return 0;
 }
@@ -466,6 +582,136 @@ static PyObject *SelfPlay_run(SelfPlayObject *self, PyObject *args)
         return NULL;
     }
     return PyLong_FromLongLong(done);
+}
+
+/* Openings from Python: a sequence of openings, each a sequence of (dx, dy)
+ * offsets from the centre, as flat pairs and offsets (opening_book.h). -1
+ * with a Python error. */
+static int parse_openings(PyObject *seq, int32_t **xy_out, int32_t **first_out, int *n_out)
+{
+    PyObject *fast = PySequence_Fast(seq, "openings must be a sequence of openings");
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), total = 0;
+    int32_t *first = malloc(sizeof(int32_t) * ((size_t)n + 1)), *xy = NULL;
+    int rc = -1;
+    if (!first || n > INT32_MAX / 2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    first[0] = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t len = PySequence_Size(PySequence_Fast_GET_ITEM(fast, j));
+        if (len < 0 || len > 255) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "opening %zd must be a sequence of at most 255 stones",
+                         j + 1);
+            goto done;
+        }
+        total += len;
+        first[j + 1] = (int32_t)total;
+    }
+    xy = malloc(sizeof(int32_t) * 2 * (size_t)(total > 0 ? total : 1));
+    if (!xy) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0, s = 0; j < n; j++)
+        for (Py_ssize_t k = 0; k < first[j + 1] - first[j]; k++, s++) {
+            PyObject *stone = PySequence_GetItem(PySequence_Fast_GET_ITEM(fast, j), k);
+            long dx = -1000000, dy = -1000000;
+            if (stone && PySequence_Check(stone) && PySequence_Size(stone) == 2) {
+                PyObject *x = PySequence_GetItem(stone, 0), *y = PySequence_GetItem(stone, 1);
+                dx = x ? PyLong_AsLong(x) : -1000000;
+                dy = y ? PyLong_AsLong(y) : -1000000;
+                Py_XDECREF(x);
+                Py_XDECREF(y);
+            }
+            Py_XDECREF(stone);
+            if (PyErr_Occurred() || dx < -1000 || dx > 1000 || dy < -1000 || dy > 1000) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError,
+                             "opening %zd, stone %zd: an (x, y) pair of small integers expected",
+                             j + 1, k + 1);
+                goto done;
+            }
+            xy[2 * s] = (int32_t)dx;
+            xy[2 * s + 1] = (int32_t)dy;
+        }
+    rc = 0;
+done:
+    Py_DECREF(fast);
+    if (rc) {
+        free(first);
+        free(xy);
+        return -1;
+    }
+    *xy_out = xy;
+    *first_out = first;
+    *n_out = (int)n;
+    return 0;
+}
+
+/* set_book(group, openings): start the group's games from openings
+ * (parse_openings); an empty sequence: none. ValueError when an opening is
+ * not playable in the group's variant. */
+static PyObject *SelfPlay_set_book(SelfPlayObject *self, PyObject *args)
+{
+    int gi, n;
+    PyObject *seq;
+    int32_t *xy, *first;
+    if (!PyArg_ParseTuple(args, "iO", &gi, &seq) || !ready_to_play(self) ||
+        parse_openings(seq, &xy, &first, &n))
+        return NULL;
+    char err[512];
+    int rc = selfplay_set_book(self->sp, gi, xy, first, n, err, sizeof(err));
+    free(xy);
+    free(first);
+    if (rc) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* opening_cells(batch, group, openings): the raster cells of each opening's
+ * stones in the group's variant (checked as set_book checks them). */
+static PyObject *core_opening_cells(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    BatchObject *bo;
+    int gi, n;
+    PyObject *seq;
+    int32_t *xy, *first;
+    if (!PyArg_ParseTuple(args, "O!iO", &BatchType, &bo, &gi, &seq) || !batch_usable(bo))
+        return NULL;
+    if (gi < 0 || gi >= bo->b->n_groups) {
+        PyErr_SetString(PyExc_IndexError, "no such group");
+        return NULL;
+    }
+    if (parse_openings(seq, &xy, &first, &n))
+        return NULL;
+    opening_book book;
+    char err[512];
+    int rc = opening_book_init(&book, &bo->b->groups[gi].v, xy, first, n, err, sizeof(err));
+    free(xy);
+    free(first);
+    if (rc) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    PyObject *out = PyList_New(book.n);
+    for (int j = 0; out && j < book.n; j++) {
+        PyObject *cells = PyList_New(book.first[j + 1] - book.first[j]);
+        if (!cells) {
+            Py_CLEAR(out);
+            break;
+        }
+        for (int s = book.first[j]; s < book.first[j + 1]; s++)
+            PyList_SET_ITEM(cells, s - book.first[j], PyLong_FromLong(book.cells[s]));
+        PyList_SET_ITEM(out, j, cells);
+    }
+    opening_book_free(&book);
+    return out;
 }
 
 /* seek(game): the next game run() plays (a shard of a run starts there). */
@@ -539,6 +785,8 @@ static PyObject *SelfPlay_record_size(PyObject *Py_UNUSED(cls), PyObject *Py_UNU
 static PyMethodDef SelfPlay_methods[] = {
     {"run", (PyCFunction)SelfPlay_run, METH_VARARGS, "Play games; returns how many ended."},
     {"seek", (PyCFunction)SelfPlay_seek, METH_VARARGS, "Set the number of the next game."},
+    {"set_book", (PyCFunction)SelfPlay_set_book, METH_VARARGS,
+     "set_book(group, openings): start the group's games from openings ((dx, dy) stones)."},
     {"stop", (PyCFunction)SelfPlay_stop, METH_NOARGS, "Ask a running run() to stop."},
     {"progress", (PyCFunction)SelfPlay_progress, METH_NOARGS, "(games, steps) so far."},
     {"take_records", (PyCFunction)SelfPlay_take_records, METH_NOARGS,
@@ -703,6 +951,10 @@ static PyMethodDef play_functions[] = {
     {"act", core_act, METH_VARARGS,
      "act(batch, player, actions[, policies]): a built-in player's actions on every board."},
     {"check_player", core_check_player, METH_O, "Validate a player dict."},
+    {"opening_cells", core_opening_cells, METH_VARARGS,
+     "opening_cells(batch, group, openings): each opening's cells in the group's variant."},
+    {"pvs_probe", core_pvs_probe, METH_VARARGS,
+     "pvs_probe(batch, group, board, player): the pvs player's decision and what it read."},
     {"replay", core_replay, METH_VARARGS, "Rebuild observations and masks of a recorded episode."},
     {"pack", core_pack, METH_VARARGS, "Pack a dataset left by an interrupted run."},
     {"assemble", core_assemble, METH_VARARGS, "The file of a run played in shards."},

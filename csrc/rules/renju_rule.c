@@ -93,6 +93,11 @@ static const uint64_t *forbidden(const variant *v, const board_hdr *b, int colou
     return colour == COLOUR_BLACK ? renju_forbidden_c(v, b) : NULL;
 }
 
+static int is_foul(const variant *v, uint8_t *cells, int cell, int colour)
+{
+    return colour == COLOUR_BLACK && renju_status(v, cells, cell) >= RENJU_OVERLINE;
+}
+
 static void write_planes(const variant *v, const board_hdr *b, int kind, int viewer, uint8_t *out)
 {
     (void)kind;
@@ -132,6 +137,7 @@ const rule_family rule_family_renju = {
     .put_stone = put_stone,
     .illegal_reason = illegal_reason,
     .forbidden = forbidden,
+    .is_foul = is_foul,
     .write_planes = write_planes,
     .snapshot = snapshot,
     .update_planes = update_planes,

@@ -36,14 +36,18 @@
  *                                    win; prints wins, unknowns
  *   selfplay GAMES K0 K1 SIMS OBS POLICY PATH [CHUNKS]
  *                                    GAMES games of player kinds K0 / K1 (MCTS
- *                                    with SIMS simulations, threat with SIMS
- *                                    nodes per decision; kind 4: threat with
- *                                    MCTS over its root moves, SIMS / 20
- *                                    playouts), recording OBS /
- *                                    POLICY, written to PATH ("-": not
+ *                                    with SIMS simulations, threat and pvs
+ *                                    (kind 5) with SIMS nodes per decision;
+ *                                    kind 6: threat with MCTS over its root
+ *                                    moves, SIMS / 20 playouts), recording
+ *                                    OBS / POLICY, written to PATH ("-": not
  *                                    written; CHUNKS 0 auto, 1 zlib, 2 fast);
- *                                    the last round is replayed and compared;
- *                                    prints games, steps, mismatches
+ *                                    every game is replayed and compared, and
+ *                                    its first steps with the opening book's
+ *                                    stones; prints games, steps, mismatches
+ *   book K                           the selfplay commands after it start
+ *                                    their games from a book of two openings
+ *                                    (K 1; K 0: none)
  *   net PATH SIMS GAMES              the net player of the network file PATH
  *                                    (SIMS simulations; 0: its policy): a
  *                                    truncated copy refused, GAMES games
@@ -559,9 +563,24 @@ static int replay_differs(const group *g, const episode_buf *e, int record_obs)
     return bad;
 }
 
+/* The book of the selfplay commands (cmd_book). */
+static int use_book;
+
+static void cmd_book(char *args)
+{
+    int k;
+    if (sscanf(args, "%d", &k) != 1 || k < 0 || k > 1) {
+        puts("error bad book");
+        return;
+    }
+    use_book = k;
+    puts("ok");
+}
+
 /* GAMES games of ps[0] against ps[1] (seats alternating) on the batch,
- * recording OBS / POLICY, written to PATH ("-": not written); the last
- * round is replayed and compared. Prints games, steps, mismatches. */
+ * recording OBS / POLICY, written to PATH ("-": not written); every game is
+ * replayed and compared (and its first steps with the book's stones). Prints
+ * games, steps, mismatches. */
 static void run_selfplay(const player_spec ps[2], int games, int record_obs, int record_policy,
                          const char *path, int chunks)
 {
@@ -569,6 +588,13 @@ static void run_selfplay(const player_spec ps[2], int games, int record_obs, int
     selfplay *sp = selfplay_new(B, ps, 11, 1, record_obs, record_policy, err, sizeof(err));
     if (!sp) {
         printf("error %s\n", err);
+        return;
+    }
+    /* two openings, of two and three stones: (0,0) (1,1); (0,0) (0,1) (1,-1) */
+    static const int32_t book_xy[] = {0, 0, 1, 1, 0, 0, 0, 1, 1, -1}, book_first[] = {0, 2, 5};
+    if (use_book && selfplay_set_book(sp, 0, book_xy, book_first, 2, err, sizeof(err))) {
+        printf("error %s\n", err);
+        selfplay_free(sp);
         return;
     }
     h5writer *w = NULL;
@@ -593,8 +619,18 @@ static void run_selfplay(const player_spec ps[2], int games, int record_obs, int
             break;
         for (int j = 0; j < B->n_total; j++)
             if (bufs[cur][j].played) {
-                steps += bufs[cur][j].n;
-                mismatches += replay_differs(&B->groups[0], &bufs[cur][j], record_obs);
+                const episode_buf *e = &bufs[cur][j];
+                steps += e->n;
+                mismatches += replay_differs(&B->groups[0], e, record_obs);
+                if (use_book) {
+                    const opening_book *book = &sp->books[0];
+                    int k = opening_book_pick(book, e->game, 1);
+                    int len = book->first[k + 1] - book->first[k];
+                    int differs = e->book != len || e->n < len;
+                    for (int t = 0; t < len && !differs; t++)
+                        differs = e->action[t] != book->cells[book->first[k] + t];
+                    mismatches += differs;
+                }
             }
         if (w && h5writer_submit(w, bufs[cur]))
             break;
@@ -623,7 +659,7 @@ static void cmd_selfplay(char *args)
     player_spec ps[2];
     const int kinds[2] = {k0, k1};
     for (int p = 0; p < 2; p++) {
-        const int threat_mcts = kinds[p] == PLAYER_THREAT + 1;
+        const int threat_mcts = kinds[p] == PLAYER_PVS + 1;
         player_spec_default(&ps[p], threat_mcts ? PLAYER_THREAT : kinds[p]);
         ps[p].nodes = sims;
         ps[p].depth = 20;
@@ -1081,6 +1117,8 @@ int main(void)
             cmd_net(args);
         } else if (strcmp(cmd, "selfplay") == 0) {
             cmd_selfplay(args);
+        } else if (strcmp(cmd, "book") == 0) {
+            cmd_book(args);
         } else if (strcmp(cmd, "batches") == 0) {
             cmd_batches(args);
         } else if (strcmp(cmd, "shards") == 0) {

@@ -22,6 +22,7 @@ dataset written by ``fiverow generate`` can be read instead of playing.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,9 @@ from ..data.selfplay import RECORD_DTYPE, Progress
 from ..data.shards import RunSpec, cluster, open_games
 from ..env.config import cell_values, resolve
 from ..env.pool import Pool, check_seed
+from ..players import openings as openings_mod
 from ..players.match import mixed_pool, variant_weights
+from ..players.openings import OpeningBook, distinct_games
 from .balance_report import BalanceReport, VariantResult, check_report_dir
 from .intervals import check_level
 from .stats import (
@@ -160,9 +163,15 @@ def run(
     progress: bool = False,
     level: float = 0.95,
     ray: bool | str | None = None,
+    openings: str | os.PathLike[str] | OpeningBook | None = "none",
 ) -> BalanceReport:
     """Play up to ``games`` games per variant and report, with intervals at
     ``level``.
+
+    ``openings``: ``"none"`` (every game from the empty board), ``"balanced"``
+    or a file of openings (:mod:`fiverow.players.openings`); game ``k`` plays
+    opening ``(k // 2) % n``, so with ``swap`` each opening is played from both
+    seats. The report counts the distinct games of each variant.
 
     ``players``: one player (both seats), or two (player 0 in the first seat;
     with ``swap=True`` the seats alternate game by game). ``params`` override
@@ -192,6 +201,7 @@ def run(
     if not 1 <= len(chosen) <= 2:
         raise ValueError(f"balance takes one or two players, got {len(chosen)}")
     first, second = chosen[0], chosen[-1]
+    book = openings_mod.book(openings)
     weights = variant_weights(variants)
     n_variants = len(weights)
     per_variant_boards = int(boards or min(games, 1024))
@@ -212,6 +222,7 @@ def run(
             params=params,
             progress=progress,
             level=level,
+            openings=book,
         )
     if stop is not None:
         plan = _Plan(
@@ -223,6 +234,7 @@ def run(
             seed,
             num_threads,
             Progress(games * n_variants, label="balance: ") if progress else None,
+            book,
         )
         with cluster(ray):  # one Ray for every round
             results, played, rounds = _play_until_decided(list(weights), stop, plan, ray)
@@ -230,13 +242,20 @@ def run(
             f"{played} games played in {rounds} round(s) of up to {per_variant_boards} "
             f"games per undecided variant"
         )
-        settings = _settings(chosen, swap, games, seed, stop, params, source_text, level)
+        settings = _settings(chosen, swap, games, seed, stop, params, source_text, level, book)
         outcomes = {r.variant: r.outcomes for r in results}
         return BalanceReport(results, compare_variants(outcomes, level=level), settings)
     boards_in_all = per_variant_boards * n_variants
     pool = mixed_pool({v: 1.0 for v in weights}, boards_in_all, params, seed, num_threads)
     spec = RunSpec(
-        {v: 1.0 for v in weights}, boards_in_all, seed, (first, second), swap, params, num_threads
+        {v: 1.0 for v in weights},
+        boards_in_all,
+        seed,
+        (first, second),
+        swap,
+        params,
+        num_threads,
+        openings=book,
     )
     source = open_games(pool, spec, ray)
     bar = Progress(games * n_variants, label="balance: ") if progress else None
@@ -247,7 +266,7 @@ def run(
     source.close()
     groups = [pool.groups[name] for name in pool._order]
     described = f"{len(done)} games played in one pool of {len(groups)} variant(s)"
-    settings = _settings(chosen, swap, games, seed, stop, params, described, level)
+    settings = _settings(chosen, swap, games, seed, stop, params, described, level, book)
     return _report(groups, [done], {g.name: None for g in groups}, settings, level)
 
 
@@ -260,6 +279,7 @@ def _settings(
     params: Mapping[str, Any] | None,
     source: str,
     level: float,
+    book: OpeningBook | None = None,
 ) -> dict[str, Any]:
     from ..players.agent_match import agent_name
 
@@ -272,6 +292,7 @@ def _settings(
         "params": dict(params or {}),
         "source": source,
         "level": level,
+        "openings": openings_mod.name_of(book),
     }
 
 
@@ -300,6 +321,7 @@ def _report(
             mine["seat0_player"],
         )
         r.decision = decisions[g.name]
+        r.distinct = distinct_games(mine)
         results.append(r)
     outcomes = {r.variant: r.outcomes for r in results}
     return BalanceReport(results, compare_variants(outcomes, level=level), settings)
@@ -317,6 +339,7 @@ class _Plan:
     seed: int
     num_threads: int | None
     bar: Progress | None
+    openings: OpeningBook | None = None
 
 
 def _by_variant(done: npt.NDArray[Any], pool: Pool) -> list[tuple[str, Any, npt.NDArray[Any]]]:
@@ -369,7 +392,14 @@ def _play_until_decided(
         boards = per_variant * len(todo)
         pool = mixed_pool(weights, boards, plan.params, seed, plan.num_threads)
         spec = RunSpec(
-            weights, boards, seed, plan.players, plan.swap, plan.params, plan.num_threads
+            weights,
+            boards,
+            seed,
+            plan.players,
+            plan.swap,
+            plan.params,
+            plan.num_threads,
+            openings=plan.openings,
         )
         source = open_games(pool, spec, ray)
         rounds += 1
@@ -395,6 +425,7 @@ def _play_until_decided(
         mine = np.concatenate(collected[v]) if collected[v] else np.zeros(0, RECORD_DTYPE)
         r = _result(v, mine, shapes.get(v, ((1, 1), 1)))
         r.decision = decisions[v]
+        r.distinct = distinct_games(mine)
         results.append(r)
     return results, sum(played.values()), rounds
 
@@ -424,6 +455,7 @@ def _run_agents(
     params: Mapping[str, Any] | None,
     progress: bool,
     level: float,
+    openings: OpeningBook | None = None,
 ) -> BalanceReport:
     """:func:`run` with a Gomocup engine or a Python player in a seat: each
     variant's games stepped from Python (:func:`fiverow.agent_match.play_agents`),
@@ -473,6 +505,7 @@ def _run_agents(
                     alternate=swap,
                     params=params or {},
                     forfeits=lost,
+                    openings=openings,
                 )
                 got["group"] = gi
                 got["game"] += done
@@ -499,6 +532,7 @@ def _run_agents(
         params,
         f"{played} games played from Python, one variant at a time",
         level,
+        openings,
     )
     settings["forfeits"] = [
         {"variant": v, "game": f.game, "player": f.player, "seat": f.seat, "reason": f.reason}
@@ -547,23 +581,26 @@ def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
                 last[played] = data.read_rows(path, vd._group["steps/action"], ends[played])
             per_cell = cell_values(vd.config)
             winners = np.where(e["truncated"].astype(bool), -1, e["winner"])
-            results.append(
-                _variant_result(
-                    name,
-                    winners,
-                    e["length"],
-                    last,
-                    (vd.obs_shape[1], vd.obs_shape[2]),
-                    per_cell,
-                    e["players"][:, 0],
-                )
+            r = _variant_result(
+                name,
+                winners,
+                e["length"],
+                last,
+                (vd.obs_shape[1], vd.obs_shape[2]),
+                per_cell,
+                e["players"][:, 0],
             )
+            actions = np.asarray(vd._group["steps/action"])
+            spans = zip(e["offset"], e["length"], strict=True)
+            r.distinct = len({actions[o : o + n].tobytes() for o, n in spans})
+            results.append(r)
         settings = {
             "players": ds.players,
             "swap": False,
             "seed": ds.run.get("seed"),
             "source": f"the games of {Path(path).name}",
             "level": level,
+            "openings": ds.run.get("openings", "none"),
         }
     outcomes = {r.variant: r.outcomes for r in results}
     return BalanceReport(results, compare_variants(outcomes, level=level), settings)
@@ -593,7 +630,8 @@ def from_report(path: str | Path, *, level: float | None = None) -> BalanceRepor
                 np.asarray(rec["win_cells"], dtype=np.int64),
                 v.get("decision"),
                 winners,
-                np.asarray(rec.get("seat0_players", []), dtype=np.int64),
+                seat0_players=np.asarray(rec.get("seat0_players", []), dtype=np.int64),
+                distinct=v.get("distinct_games"),
             )
             results.append(r)
     except (KeyError, TypeError, ValueError) as e:

@@ -30,6 +30,8 @@ class VariantResult:
     winners: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     # which player (0 or 1) sat in the first seat, game by game (empty: unknown)
     seat0_players: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: how many of the games differ in their moves (None: not known)
+    distinct: int | None = None
 
     def by_player(self) -> Outcomes | None:
         """The games from player 0's side (wins, draws, player 1's wins),
@@ -57,6 +59,7 @@ class VariantResult:
             "first_seat_advantage_p": self.outcomes.advantage_p_value(),
             "length": length_summary(self.lengths),
             "decision": self.decision,
+            "distinct_games": self.distinct,
             # every game, so that the report can be rebuilt (from_report)
             "record": {
                 "winners": self.winners.tolist(),
@@ -127,7 +130,7 @@ class BalanceReport:
         second table of how each player did."""
         stopped = self.settings.get("stop") is not None
         head = (
-            f"{'variant':<18}{'games':>7}  {'first seat wins':<24}{'draws':<24}"
+            f"{'variant':<18}{'games':>7}{'distinct':>9}  {'first seat wins':<24}{'draws':<24}"
             f"{'second seat wins':<24}{'advantage':<24}{'p':>7}{'length':>8}"
         ) + ("  verdict" if stopped else "")
         lines = [head]
@@ -136,8 +139,9 @@ class BalanceReport:
             cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
             adv = _fmt(*r.outcomes.advantage(level=self.level), signed=True)
             mean = np.mean(r.lengths) if len(r.lengths) else math.nan
+            distinct = "?" if r.distinct is None else str(r.distinct)
             lines.append(
-                f"{r.variant:<18}{r.outcomes.games:>7}  {cells[0]:<24}{cells[1]:<24}"
+                f"{r.variant:<18}{r.outcomes.games:>7}{distinct:>9}  {cells[0]:<24}{cells[1]:<24}"
                 f"{cells[2]:<24}{adv:<24}{_p(r.outcomes.advantage_p_value()):>7}{mean:>8.1f}"
                 + (f"  {r.decision or 'undecided'}" if stopped else "")
             )
@@ -163,22 +167,24 @@ class BalanceReport:
             "",
             f"Players: {', '.join(s['players'])}"
             + (" (each pairing both ways round)" if s.get("swap") else "")
-            + f"; {s['source']}; seed {s.get('seed')}.",
+            + f"; {s['source']}; seed {s.get('seed')}; openings {s.get('openings', 'none')}.",
             "",
             f"Rates (shares of all games) with Wilson {pct} intervals. The first-seat "
             "advantage is P(first wins) - P(second wins), a draw counting 0, with a "
             f"{pct} interval (MOVER from Clopper-Pearson intervals of the two win rates); "
             "p is the two-sided p-value of no advantage that agrees with that interval "
             f"(p < {1 - self.level:.2g} exactly when it excludes 0), and Holm-corrected "
-            "over the variants. Truncated games count as draws.",
+            "over the variants. Truncated games count as draws. Distinct: how many of the "
+            "games differ in their moves (deterministic players repeat games, and the "
+            "intervals count every game as independent).",
         ]
         if stopped:
             lines += ["", _stop_sentence(s["stop"], s.get("games_per_variant"))]
         head = (
-            "| variant | games | first seat wins | draws | second seat wins "
+            "| variant | games | distinct | first seat wins | draws | second seat wins "
             "| first-seat advantage | p | p (Holm) | mean length |"
         )
-        rule = "|---|---|---|---|---|---|---|---|---|"
+        rule = "|---|---|---|---|---|---|---|---|---|---|"
         if stopped:
             head, rule = head + " verdict |", rule + "---|"
         lines += ["", head, rule]
@@ -187,9 +193,10 @@ class BalanceReport:
             cells = [_fmt(*rates[k]) for k in ("first_seat_win", "draw", "second_seat_win")]
             adv = _fmt(*r.outcomes.advantage(level=self.level), signed=True)
             mean = np.mean(r.lengths) if len(r.lengths) else math.nan
+            distinct = "?" if r.distinct is None else str(r.distinct)
             row = (
-                f"| {r.variant} | {r.outcomes.games} | {cells[0]} | {cells[1]} | {cells[2]} "
-                f"| {adv} | {_p(p)} | {_p(p_holm)} | {mean:.1f} |"
+                f"| {r.variant} | {r.outcomes.games} | {distinct} | {cells[0]} | {cells[1]} "
+                f"| {cells[2]} | {adv} | {_p(p)} | {_p(p_holm)} | {mean:.1f} |"
             )
             if stopped:
                 row += f" {r.decision or 'undecided'} |"

@@ -155,6 +155,16 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
     return params
 
 
+def add_openings_option(p: argparse.ArgumentParser, how: str) -> None:
+    p.add_argument(
+        "--openings",
+        default="none",
+        metavar="none|balanced|FILE",
+        help="the games' openings: 'none' (the empty board, the default), 'balanced' (the "
+        f"built-in set; renju: its 26 openings) or a file of openings (docs/players.md); {how}",
+    )
+
+
 def add_ray_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--ray",
@@ -192,6 +202,7 @@ def _generate(args: argparse.Namespace) -> int:
         ray=args.ray,
         shard_games=args.shard_games,
         resume=args.resume,
+        openings=args.openings,
     )
     state = "interrupted, kept" if result.interrupted else "wrote"
     print(
@@ -302,6 +313,7 @@ def _balance_report(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             level=level,
             ray=args.ray,
+            openings=args.openings,
         )
     if args.ladder:
         variant = report.results[0].variant
@@ -369,12 +381,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--mix", default="", help="several presets in one pool: freestyle:0.5,caro:0.5, or all"
     )
     p.add_argument("--games", type=int, required=True, help="games to play")
+    add_openings_option(p, "game k starts from opening k mod n")
     p.add_argument(
         "--black",
         default="random",
         help="player of the first seat: random, heuristic, mcts or mcts:N (N simulations), "
-        "threat (parameters in parentheses: threat(nodes=50000)), a network: "
-        "net:freestyle, net(path=FILE,simulations=64), "
+        "threat, pvs (parameters in parentheses: threat(nodes=50000), pvs(nodes=100000)), "
+        "a network: net:freestyle, net(path=FILE,simulations=64), "
         "or a Gomocup engine, gomocup:COMMAND (one variant per run)",
     )
     p.add_argument("--white", default=None, help="player of the second seat (default: --black)")
@@ -422,6 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_generate)
 
     p = sub.add_parser("balance", help="how balanced the variants are: games, statistics, report")
+    add_openings_option(p, "with --swap each opening is played from both seats")
     p.add_argument(
         "--variants",
         default="",

@@ -17,9 +17,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     p.add_argument(
         "--player",
-        default="heuristic",
-        help="built-in player spec: random, heuristic, mcts:N, heuristic(epsilon=0.1), "
-        "net:freestyle(simulations=64), net(path=FILE), ... (default heuristic)",
+        default="pvs",
+        help="built-in player spec: pvs, pvs(nodes=200000), heuristic, mcts:N, "
+        "heuristic(epsilon=0.1), net:freestyle(simulations=64), net(path=FILE), ... "
+        "(default pvs: within timeout_turn / time_left it searches on a clock, without "
+        "them on its node budget)",
     )
     p.add_argument("--seed", type=int, default=0, help="seeds every move (same seed, same games)")
     p.add_argument("--log", default=None, help="append the session (both sides) to this file")

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..env.vector import make_vec
 from ..players.agent_match import agent_games, agent_name, check_players
+from ..players.openings import OpeningBook, name_of, opening_cells
 from .selfplay import Progress
 
 
@@ -48,6 +49,7 @@ def generate_agents(
     flush_seconds: float,
     progress: bool,
     params: Mapping[str, Any] | None,
+    openings: OpeningBook | None = None,
 ) -> Any:
     """The games of ``first`` (seat 0) against ``second`` on one variant,
     written to ``out`` (arguments as :func:`fiverow.generate.generate`).
@@ -67,6 +69,11 @@ def generate_agents(
     env = make_vec(
         variants, num_envs=min(boards, games), seed=seed, num_threads=num_threads, **(params or {})
     )
+    try:
+        book = opening_cells(env.unwrapped.pool, env.unwrapped.pool._order[0], openings)
+    except ValueError:
+        _close(first, second, env)
+        raise
     start = env.reset(seed=seed)
     try:
         check_players(env, first, second)  # an engine that cannot play: before any file
@@ -80,6 +87,7 @@ def generate_agents(
         "seed": seed,
         "games_requested": int(games),
         "boards": {variants: env.num_envs},
+        "openings": name_of(openings),
     }
     names = (agent_name(first), agent_name(second))
     bar = Progress(int(games), label="generate: ") if progress else None
@@ -102,7 +110,15 @@ def generate_agents(
         raise
     try:
         for done in agent_games(
-            env, start, first, second, games=int(games), alternate=False, steps=True, obs=obs
+            env,
+            start,
+            first,
+            second,
+            games=int(games),
+            alternate=False,
+            steps=True,
+            obs=obs,
+            book=book,
         ):
             r = done.record
             writer.add(

@@ -12,6 +12,7 @@ opening protocol may hand the colours over later), ``white`` the second.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 import time
@@ -26,7 +27,9 @@ from .. import _core
 from .. import players as players_mod
 from ..env.pool import MAX_THREADS, check_count, check_seed
 from ..players import Player
+from ..players import openings as openings_mod
 from ..players.match import mixed_pool, variant_weights
+from ..players.openings import OpeningBook, check_book, set_books
 from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
 from .shards import RunSpec, _distributed
 
@@ -71,6 +74,7 @@ def generate(
     ray: bool | str | None = None,
     shard_games: int | None = None,
     resume: bool = False,
+    openings: str | os.PathLike[str] | OpeningBook | None = "none",
 ) -> GenerateResult:
     """Play ``games`` games and write them to ``out``.
 
@@ -89,7 +93,9 @@ def generate(
     ``ray``: play on a Ray cluster (``pip install 'fiverow[ray]'``): ``True``
     starts a local Ray, ``"auto"`` joins the one running on this machine, a
     string is a cluster address (:mod:`fiverow.distributed`). The file holds
-    the same episodes as without Ray. The run goes in shards of
+    the same episodes as without Ray. ``openings``: ``"none"``, ``"balanced"``
+    or a file (:mod:`fiverow.players.openings`); game ``k`` starts from
+    opening ``k % n``, its stones the episode's first steps. The run goes in shards of
     ``shard_games`` games (default: four per worker), ``num_threads`` threads
     each (default 1); a run stopped by Ctrl-C or a kill keeps its finished
     shards readable at ``out``, and ``resume=True`` (same arguments) plays
@@ -102,6 +108,7 @@ def generate(
     check_chunks(chunks)
     first = players_mod.make(black)
     second = players_mod.make(white if white is not None else black)
+    book = openings_mod.book(openings)
     n_boards = default_boards(games) if boards is None else int(boards)
     if n_boards < 1:
         raise ValueError(f"boards must be >= 1, got {boards}")
@@ -131,8 +138,10 @@ def generate(
             flush_seconds=flush_seconds,
             progress=progress,
             params=params,
+            openings=book,
         )
     pool = mixed_pool(variants, n_boards, params, seed, 1 if on_ray else num_threads)
+    check_book(pool, book)  # before any file
     groups = [pool.groups[name] for name in pool._order]
     run_info = {
         "players": [first.spec(), second.spec()],
@@ -141,6 +150,7 @@ def generate(
         "seed": seed,
         "games_requested": int(games),
         "boards": {g.name: g.num_envs for g in groups},
+        "openings": openings_mod.name_of(book),
     }
     if on_ray:
         del pool, groups  # the tasks build their own
@@ -154,6 +164,7 @@ def generate(
             num_threads=num_threads or 1,
             obs=obs,
             policy=policy,
+            openings=book,
         )
         return _generate_on_ray(
             out,
@@ -186,6 +197,12 @@ def generate(
         record_policy=policy,
         writer=writer,
     )
+    try:
+        set_books(sp, pool, book)
+    except ValueError:
+        sp.close()
+        remove_outputs(out)
+        raise
     bar = Progress(int(games), label="generate: ") if progress else None
     start = time.perf_counter()
     try:

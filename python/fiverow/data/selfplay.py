@@ -35,7 +35,9 @@ RECORD_DTYPE = np.dtype(
             "truncated",
             "black_seat",
             "opening",
+            "book",
             "last_action",
+            "moves_hash",
         ],
         "formats": [
             "<i8",
@@ -49,10 +51,12 @@ RECORD_DTYPE = np.dtype(
             "i1",
             "i1",
             "i1",
+            "u1",
             "<i2",
+            "<u8",
         ],
-        "offsets": [0, 8, 12, 16, 20, 24, 32, 33, 34, 35, 36, 38],
-        "itemsize": 40,
+        "offsets": [0, 8, 12, 16, 20, 24, 32, 33, 34, 35, 36, 37, 38, 40],
+        "itemsize": 48,
     }
 )
 assert _core.SelfPlay.record_size() == RECORD_DTYPE.itemsize

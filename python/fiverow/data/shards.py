@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..players import Player
+from ..players.openings import OpeningBook, set_books
 from .selfplay import RECORD_DTYPE, Pairing, new_selfplay, records, run
 
 #: A shard's segment file under ``<out>.parts/`` (the C writer's naming).
@@ -47,6 +48,8 @@ class RunSpec:
     num_threads: int | None = None
     obs: bool = False
     policy: bool = False
+    #: the games' openings (:mod:`fiverow.players.openings`), None for none
+    openings: OpeningBook | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ def play_shard(
         pool, pairing, spec.seed, record_obs=spec.obs, record_policy=spec.policy, writer=writer
     )
     try:
+        set_books(sp, pool, spec.openings)
         sp.seek(shard.start)
         played, interrupted = run(sp, shard.games, on_progress)
     finally:
@@ -154,6 +158,11 @@ class LocalGames:
     def __init__(self, pool: Any, spec: RunSpec) -> None:
         pairing = Pairing(spec.players[0], spec.players[1], spec.alternate)
         self._sp = new_selfplay(pool, pairing, spec.seed)
+        try:
+            set_books(self._sp, pool, spec.openings)
+        except ValueError:
+            self._sp.close()
+            raise
 
     def play(self, games: int, bar: Any = None) -> tuple[npt.NDArray[Any], bool]:
         """The next ``games`` games: their records, and whether Ctrl-C stopped them."""

@@ -1,5 +1,5 @@
-"""Built-in players, in C: ``random``, ``heuristic``, ``mcts``, ``threat`` and
-``net`` (a network file, :mod:`fiverow.nets`).
+"""Built-in players, in C: ``random``, ``heuristic``, ``mcts``, ``threat``,
+``net`` (a network file, :mod:`fiverow.nets`) and ``pvs``.
 
 >>> import fiverow
 >>> from fiverow import players
@@ -29,7 +29,7 @@ from .. import _core, nets
 from ..env.pool import MAX_SEED, Pool
 from .agent import Agent, as_agent
 
-KINDS = ("random", "heuristic", "mcts", "threat", "net")
+KINDS = ("random", "heuristic", "mcts", "threat", "net", "pvs")
 ROLLOUTS = ("heuristic", "random")
 # The threat player's MCTS mode (simulations > 0) takes these too.
 _THREAT_MCTS = ("rollout", "depth", "c_uct", "epsilon")
@@ -41,15 +41,20 @@ KIND_PARAMS = {
     "mcts": ("simulations", "rollout", "width", "depth", "c_uct", "epsilon", "seed"),
     "threat": (*_THREAT, "seed"),
     "net": ("path", "simulations", "temperature", "c_puct", "seed"),
+    "pvs": ("nodes", "depth", "time_ms", "seed"),
 }
 _SHOWN = {
     "heuristic": ("epsilon",),
     "mcts": ("rollout", "width", "depth", "c_uct", "epsilon"),
     "threat": _THREAT,
     "net": ("simulations", "temperature", "c_puct"),
+    "pvs": ("nodes", "depth", "time_ms"),
 }
 #: Fields only the net player has (left out of the other kinds' specs).
 _NET_ONLY = ("path", "temperature", "c_puct")
+#: The pvs player's default budget: moves played per decision (the C core's
+#: PVS_DEFAULT_NODES).
+PVS_DEFAULT_NODES = 5000
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,13 @@ class Player:
     - ``epsilon``: the probability of a random candidate instead of the best, in
       heuristic moves: the heuristic player's own (default 0) or MCTS playouts'
       (default 0.1). A little makes heuristic self-play games differ.
-    - ``nodes`` (``threat``): moves its searches (VCF and VCT, its own and its
-      opponent's, and alpha-beta) may play per decision, all together.
+    - ``nodes`` (``threat``, ``pvs``): moves its searches (VCF and VCT, its own
+      and its opponent's, and alpha-beta) may play per decision, all together;
+      the default is 100000 for ``threat``, ``PVS_DEFAULT_NODES`` for ``pvs``.
+    - ``depth`` (``pvs``): iterations of its iterative deepening at most (1..60).
+    - ``time_ms`` (``pvs``): milliseconds per decision, 0 (the default) for none;
+      with a clock the moves depend on the machine's speed, so datasets use
+      ``nodes`` alone.
     - ``plies`` (``threat``): alpha-beta depth (moves that answer a five do
       not count).
     - ``vct_depth`` (``threat``): attacker moves of its VCT searches.
@@ -93,12 +103,13 @@ class Player:
     c_uct: float = 1.0
     epsilon: float | None = None  # None: 0 for the heuristic, 0.1 for MCTS (and threat) playouts
     seed: int = 0
-    nodes: int = 100000
+    nodes: int | None = None  # None: 100000 for threat, PVS_DEFAULT_NODES for pvs
     plies: int = 2
     vct_depth: int = 8
     path: str = ""
     temperature: float = 0.0
     c_puct: float = 1.5
+    time_ms: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -107,6 +118,8 @@ class Player:
             object.__setattr__(self, "epsilon", 0.1 if self.kind in ("mcts", "threat") else 0.0)
         if self.simulations is None:
             object.__setattr__(self, "simulations", 0 if self.kind in ("threat", "net") else 400)
+        if self.nodes is None:
+            object.__setattr__(self, "nodes", PVS_DEFAULT_NODES if self.kind == "pvs" else 100000)
         self._check_types()
         if self.kind == "net":
             self._check_net()
@@ -125,7 +138,16 @@ class Player:
     def _check_types(self) -> None:
         """Whole numbers where the C core counts, real numbers where it weighs,
         so that no value is silently truncated (and the name reads back)."""
-        for key in ("simulations", "width", "depth", "seed", "nodes", "plies", "vct_depth"):
+        for key in (
+            "simulations",
+            "width",
+            "depth",
+            "seed",
+            "nodes",
+            "plies",
+            "vct_depth",
+            "time_ms",
+        ):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
                 raise ValueError(f"player '{key}' must be an integer, got {value!r}")
@@ -148,8 +170,9 @@ class Player:
         ``heuristic(epsilon=0.1)``, ``mcts:400``, ``mcts:100(rollout=random)``,
         ``threat``, ``threat(nodes=50000)``, ``threat(simulations=400)``,
         ``net:freestyle``, ``net:freestyle(simulations=64)``,
-        ``net(path=/abs/file.fnet)`` (parameters shown where they differ
-        from the defaults)."""
+        ``net(path=/abs/file.fnet)``, ``pvs``, ``pvs(nodes=100000)``,
+        ``pvs(time_ms=40)`` (parameters shown where they differ from the
+        defaults)."""
         if self.kind == "random":
             return f"random(seed={self.seed})" if self.seed else "random"
         shown = _SHOWN[self.kind]
@@ -243,10 +266,11 @@ def make(
     (the number after the colon is ``simulations``), or with parameters in
     parentheses, as :attr:`Player.name` writes them: ``make("heuristic(epsilon=0.1)")``,
     ``make("mcts:100(rollout=random)")``, ``make("threat")``,
-    ``make("threat(nodes=50000)")``; a network, ``make("net(path=net.fnet)")``,
-    ``make("net", path=...)`` or a baseline shipped with the package,
-    ``make("net:freestyle")``, ``make("net:freestyle(simulations=64)")`` (a
-    path in a name may not hold ``,`` ``(`` or ``)``: pass ``path=`` then);
+    ``make("threat(nodes=50000)")``, ``make("pvs(nodes=100000)")``; a network,
+    ``make("net(path=net.fnet)")``, ``make("net", path=...)`` or a baseline
+    shipped with the package, ``make("net:freestyle")``,
+    ``make("net:freestyle(simulations=64)")`` (a path in a name may not hold
+    ``,`` ``(`` or ``)``: pass ``path=`` then);
     ``make("gomocup:./pbrain-rapfi")``
     (settings: ``gomocup(timeout_turn=1000):CMD``) is an external engine,
     :class:`fiverow.engines.Gomocup`; a :class:`Player` (with ``params``

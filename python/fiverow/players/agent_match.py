@@ -10,7 +10,7 @@ games, so seats alternate whatever order the games end in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from ..data.selfplay import RECORD_DTYPE, Progress
 from .agent import Agent, agent_name, checked_actions, take_forfeits, takes_acting
+from .openings import OpeningBook, moves_hash, opening_cells
 
 __all__ = [
     "Agent",
@@ -58,6 +59,7 @@ class FinishedGame:
     colours: list[int] = field(default_factory=list)
     obs: list[npt.NDArray[np.uint8]] = field(default_factory=list)
     forfeit: Forfeit | None = None
+    moves: list[int] = field(default_factory=list)  # every action, for the record's moves_hash
 
 
 def check_players(env: Any, *players: Any) -> None:
@@ -83,6 +85,7 @@ def agent_games(
     alternate: bool,
     steps: bool = False,
     obs: bool = False,
+    book: Sequence[Sequence[int]] = (),
 ) -> Iterator[FinishedGame]:
     """Play ``games`` games on the boards of a vector env (next-step
     autoreset; ``start`` is what its ``reset()`` returned) and yield each as
@@ -95,7 +98,11 @@ def agent_games(
     board plays the game out at random, unrecorded, before its next game.
     Players are asked only for the boards where their move is used
     (``acting``, for agents that take it); a board past the last game plays
-    at random. Every player is checked first (:func:`check_players`)."""
+    at random. Every player is checked first (:func:`check_players`).
+    ``book``: the cells of each opening (``opening_cells``); game ``k``
+    starts with opening ``(k // 2) % len(book)`` (with ``alternate``, each
+    opening from both seats; else ``k % len(book)``), its stones played for
+    the players."""
     check_players(env, player_a, player_b)
     boards = env.num_envs
     observation, info = start
@@ -105,16 +112,25 @@ def agent_games(
     finished = 0
     resetting = np.zeros(boards, dtype=bool)  # next-step autoreset: actions ignored
     forfeited = np.zeros(boards, dtype=bool)  # the game was lost; the board plays it out
+    ply = np.zeros(boards, dtype=np.int64)  # steps played in each board's game
     while finished < games:
         a_seat = np.where(alternate & (game % 2 == 1), 1, 0)
         a_to_play = info["to_play"] == a_seat
         idle = forfeited | (game >= games)  # moves nobody records: random, in C
         playing = ~resetting & ~idle
+        forced = np.full(boards, -1, dtype=np.int64)  # the opening's stone, where one is due
+        if book:
+            for b in (int(x) for x in np.flatnonzero(playing)):
+                k = int(game[b]) // 2 if alternate else int(game[b])
+                opening = book[k % len(book)]
+                if ply[b] < len(opening):
+                    forced[b] = opening[int(ply[b])]
+        choosing = playing & (forced < 0)
         lost_a: dict[int, str] = {}
         lost_b: dict[int, str] = {}
-        actions_a = checked_actions(player_a, "player A", env, a_to_play & playing, lost_a)
-        actions_b = checked_actions(player_b, "player B", env, ~a_to_play & playing, lost_b)
-        actions = np.where(a_to_play, actions_a, actions_b)
+        actions_a = checked_actions(player_a, "player A", env, a_to_play & choosing, lost_a)
+        actions_b = checked_actions(player_b, "player B", env, ~a_to_play & choosing, lost_b)
+        actions = np.where(forced >= 0, forced, np.where(a_to_play, actions_a, actions_b))
         for who, lost, seat_of in (("A", lost_a, a_seat), ("B", lost_b, 1 - a_seat)):
             for b, reason in sorted(lost.items()):
                 if not playing[b]:
@@ -123,6 +139,7 @@ def agent_games(
                 _fill(log.record, int(game[b]), b, int(episode[b]), int(a_seat[b]), info)
                 log.record["length"] = int(env.board(b)["steps"])
                 log.record["winner"] = 1 - int(seat_of[b])
+                log.record["moves_hash"] = moves_hash(log.moves)
                 player = player_a if who == "A" else player_b
                 log.forfeit = Forfeit(int(game[b]), agent_name(player), int(seat_of[b]), reason)
                 yield log
@@ -143,8 +160,13 @@ def agent_games(
                     logs[b].obs.append(np.array(observation[b]))
         for b in (int(x) for x in np.flatnonzero(playing)):
             logs[b].record["last_action"] = int(actions[b])
+            logs[b].moves.append(int(actions[b]))
+            if forced[b] >= 0:
+                logs[b].record["book"] += 1
+        ply = np.where(playing, ply + 1, ply)
         observation, _, terminated, truncated, info = env.step(actions)
         resetting = terminated | truncated
+        ply = np.where(resetting, 0, ply)
         for i in (int(x) for x in np.flatnonzero(terminated | truncated)):
             if forfeited[i]:  # the lost game's play-out ended: its record stands
                 forfeited[i] = False
@@ -158,6 +180,7 @@ def agent_games(
                 log.record["truncated"] = int(bool(truncated[i]))
                 if "scores" in info:
                     log.record["scores"] = info["scores"][i]
+                log.record["moves_hash"] = moves_hash(log.moves)
                 yield log
                 finished += 1
             logs[i] = FinishedGame(np.zeros((), dtype=RECORD_DTYPE))
@@ -186,19 +209,29 @@ def play_agents(
     forfeits: list[Forfeit] | None = None,
     progress: Progress | None = None,
     done_before: tuple[int, int] = (0, 0),
+    openings: OpeningBook | None = None,
 ) -> npt.NDArray[Any]:
     """Play ``games`` games of one variant (:func:`agent_games`); one record
     per game (:data:`fiverow.selfplay.RECORD_DTYPE`), in game order;
     ``forfeits`` gets the games lost by forfeit. ``progress`` is updated as
-    games end, counting on from ``done_before`` (games, steps)."""
+    games end, counting on from ``done_before`` (games, steps); ``openings``:
+    the games' opening book (:mod:`fiverow.players.openings`)."""
     from ..env.vector import make_vec
 
     boards = min(boards, games)
     env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)
+    try:
+        pool = env.unwrapped.pool
+        book = opening_cells(pool, pool._order[0], openings)
+    except ValueError:
+        env.close()
+        raise
     start = env.reset(seed=seed)
     records = np.zeros(games, dtype=RECORD_DTYPE)
     finished, steps = done_before
-    for done in agent_games(env, start, player_a, player_b, games=games, alternate=alternate):
+    for done in agent_games(
+        env, start, player_a, player_b, games=games, alternate=alternate, book=book
+    ):
         records[int(done.record["game"])] = done.record
         if done.forfeit is not None and forfeits is not None:
             forfeits.append(done.forfeit)

@@ -5,11 +5,14 @@
 >>> print(result)  # doctest: +SKIP
 
 Seats alternate with the game number, so each player holds the first seat in
-half of the games; results come with Wilson 95% intervals.
+half of the games; results come with Wilson 95% intervals. With ``openings``
+(:mod:`fiverow.players.openings`) every game starts from an opening, each
+played from both seats, and the result says how many games were distinct.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,7 +28,9 @@ from ..data.shards import RunSpec, open_games
 from ..env.config import resolve
 from ..env.pool import Pool, check_seed
 from . import Player
+from . import openings as openings_mod
 from .agent_match import Agent, Forfeit, agent_name, play_agents
+from .openings import OpeningBook, distinct_games
 
 
 def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:
@@ -96,6 +101,15 @@ class MatchResult:
     interrupted: bool = False
     #: Games lost by a player's failure (an engine that crashed, hung, ...).
     forfeits: list[Forfeit] = field(default_factory=list)
+    #: The games' openings: ``none``, ``balanced`` or a file's path.
+    openings: str = "none"
+
+    @property
+    def distinct(self) -> int:
+        """How many of the games differ in their moves (deterministic players
+        repeat games; intervals that count every game as independent are too
+        narrow when this is well below the games played)."""
+        return distinct_games(self.games)
 
     def total(self) -> VariantScore:
         fields = ("games", "wins", "losses", "draws", "truncated", "first_seat_wins")
@@ -118,6 +132,9 @@ class MatchResult:
                 f"{v.variant:<18}{v.games:>7}{v.wins:>8}{v.losses:>8}{v.draws:>7}"
                 f"{rate:>12.3f} [{lo:.3f}, {hi:.3f}]"
             )
+        lines.append(
+            f"openings: {self.openings}; distinct games: {self.distinct} of {len(self.games)}"
+        )
         for f in self.forfeits:
             lines.append(f"game {f.game}: {f.player} (seat {f.seat}) forfeits: {f.reason}")
         return "\n".join(lines)
@@ -129,7 +146,9 @@ class Match:
     ``params`` override every variant's parameters (``{"size": 9}``);
     ``alternate=False`` keeps player A in the first seat. ``ray``: the games
     of built-in players on a Ray cluster, the same games
-    (:mod:`fiverow.distributed`). A player may also be
+    (:mod:`fiverow.distributed`). ``openings``: ``"none"`` (the default),
+    ``"balanced"`` or a file of openings (:mod:`fiverow.players.openings`);
+    every opening is played from both seats. A player may also be
     a Python agent, any object with ``act(env) -> actions`` over a vector env
     (:class:`fiverow.agent_match.Agent`; a ``name`` attribute names it) or a
     function ``f(env) -> actions``, as :func:`fiverow.players.make` takes: the
@@ -148,6 +167,7 @@ class Match:
         alternate: bool = True,
         params: Mapping[str, Any] | None = None,
         ray: bool | str | None = None,
+        openings: str | os.PathLike[str] | OpeningBook | None = "none",
     ) -> None:
         if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
             raise ValueError(f"games must be a positive integer, got {games!r}")
@@ -163,6 +183,7 @@ class Match:
         self.alternate = alternate
         self.params = dict(params or {})
         self.ray = ray
+        self.openings = openings_mod.book(openings)
 
     def play(self, progress: bool | None = None) -> MatchResult:
         """Play every game: results per variant and in total, with Wilson intervals.
@@ -188,6 +209,7 @@ class Match:
             self.alternate,
             self.params,
             self.num_threads,
+            openings=self.openings,
         )
         source = open_games(pool, spec, self.ray)
         bar = Progress(self.games, label="match: ") if show else None
@@ -202,6 +224,7 @@ class Match:
             [score_variant(games, gi, name) for gi, name in enumerate(pool._order)],
             games,
             interrupted,
+            openings=openings_mod.name_of(self.openings),
         )
 
     def _play_agents(self, bar: Progress | None) -> MatchResult:
@@ -228,6 +251,7 @@ class Match:
                 forfeits=lost,
                 progress=bar,
                 done_before=(sum(map(len, parts)), sum(int(p["length"].sum()) for p in parts)),
+                openings=self.openings,
             )
             offset = int(sum(len(p) for p in parts))  # game numbers run on across variants
             forfeits += [replace(f, game=f.game + offset) for f in lost]
@@ -239,7 +263,12 @@ class Match:
         if bar:
             bar.update(len(games), int(games["length"].sum()), final=True)
         return MatchResult(
-            agent_name(self.player_a), agent_name(self.player_b), scores, games, forfeits=forfeits
+            agent_name(self.player_a),
+            agent_name(self.player_b),
+            scores,
+            games,
+            forfeits=forfeits,
+            openings=openings_mod.name_of(self.openings),
         )
 
 

@@ -39,6 +39,10 @@ def gomocup_config(
     return resolve(params)
 
 
+#: The node budget of a pvs search on a clock: the clock decides.
+PVS_CLOCK_NODES = 1_000_000_000
+
+
 class PositionPlayer:
     """``move(config, cells, colour)``: the cell a built-in player picks on a
     position (``cells``: ``[H, W]`` codes 0 empty, 1 black, 2 white)."""
@@ -64,22 +68,28 @@ class PositionPlayer:
         cells: npt.NDArray[np.uint8],
         colour: int,
         simulations: int | None = None,
+        time_ms: int | None = None,
     ) -> int:
         """The player's cell for ``colour`` (0 black, 1 white) to move; with
         ``simulations``, a searching player (MCTS, a net with simulations)
-        searches that many instead of its own.
-        ValueError for a position the rules refuse or with no legal move."""
+        searches that many instead of its own; with ``time_ms``, a pvs player
+        searches on that clock instead of its node budget. ValueError for a
+        position the rules refuse or with no legal move."""
         env = self.env(config)
         env.load_position(0, cells, to_play="black" if colour == 0 else "white")
         if not env.action_masks()[0].any():
             raise ValueError("no legal move in this position")
-        return self.act(env, simulations)
+        return self.act(env, simulations, time_ms)
 
-    def act(self, env: FiverowVectorEnv, simulations: int | None = None) -> int:
+    def act(
+        self, env: FiverowVectorEnv, simulations: int | None = None, time_ms: int | None = None
+    ) -> int:
         """The player's action on board 0 of ``env`` as it stands."""
         player = self.player
         if simulations is not None and player.kind in ("mcts", "net") and player.simulations:
             player = replace(player, simulations=int(simulations))
+        if time_ms is not None and player.kind == "pvs":
+            player = replace(player, time_ms=int(time_ms), nodes=PVS_CLOCK_NODES)
         return int(player.act(env)[0])
 
     def close(self) -> None:

@@ -34,11 +34,12 @@ def _version() -> str:
 
 
 class EngineServer:
-    """A Gomocup brain around a built-in player (a spec such as ``"mcts:400"``
-    or a :class:`fiverow.players.Player`). ``seed`` seeds every move (see
-    :class:`PositionPlayer`): the same seed, the same games."""
+    """A Gomocup brain around a built-in player (a spec such as ``"pvs"``,
+    the default, or ``"mcts:400"``, or a :class:`fiverow.players.Player`).
+    ``seed`` seeds every move (see :class:`PositionPlayer`): the same seed,
+    the same games."""
 
-    def __init__(self, player: str | Player = "heuristic", *, seed: int = 0) -> None:
+    def __init__(self, player: str | Player = "pvs", *, seed: int = 0) -> None:
         made = player if isinstance(player, Player) else players_mod.make(player)
         if not isinstance(made, Player):
             raise ValueError(
@@ -211,16 +212,19 @@ class EngineServer:
         start = time.perf_counter()
         notes: list[str] = []
         cell = self._think(
-            lambda sims: self.positions.move(config, self.cells, colour, sims), notes
+            lambda sims, ms=None: self.positions.move(config, self.cells, colour, sims, ms), notes
         )
         self.time.spent((time.perf_counter() - start) * 1000.0)
         self.cells.flat[cell] = colour + 1
         return [*(f"MESSAGE {n}" for n in notes), self._format_cell(cell)]
 
     def _think(self, search: Any, notes: list[str]) -> int:
-        """``search(simulations)`` run within the time limits (the rule: timing.py)."""
+        """``search(simulations, time_ms)`` run within the time limits (the
+        rule: timing.py): pvs on a clock, MCTS by simulations."""
         player = self.player
         budget = self.time.budget_ms()
+        if player.kind == "pvs" and budget is not None:
+            return int(search(None, timing.pvs_ms(budget)))
         if player.kind not in ("mcts", "net") or not player.simulations or budget is None:
             return int(search(None))
         wanted = player.simulations
@@ -279,7 +283,7 @@ class EngineServer:
         notes: list[str] = []
 
         def decide() -> int:
-            return self._think(lambda sims: self.positions.act(env, sims), notes)
+            return self._think(lambda sims, ms=None: self.positions.act(env, sims, ms), notes)
 
         placed: list[int] = []
         swap = False
@@ -330,7 +334,7 @@ def _one_line(text: str) -> str:
 
 
 def serve(
-    player: str | Player = "heuristic",
+    player: str | Player = "pvs",
     *,
     seed: int = 0,
     stdin: IO[bytes] | None = None,

@@ -1,4 +1,9 @@
-"""How much an MCTS brain may search under Gomocup's time limits.
+"""How much a brain may search under Gomocup's time limits.
+
+``pvs`` searches on a clock: ``pvs_ms(budget)`` milliseconds, the budget
+less ``PVS_MARGIN`` of it and ``PVS_OVERHEAD_MS`` (it starts no iteration
+after 70% of its clock and reads the clock every few hundred nodes, so it
+keeps inside it). MCTS counts simulations instead:
 
 The rule (docs/engines.md): the budget of a move is the smaller of
 ``timeout_turn`` and a ``MATCH_SHARE``-th of the match time left, and the
@@ -34,6 +39,9 @@ SAFETY = 1.2
 MIN_TIMED_MS = 20.0
 #: ``INFO time_left`` of a match without a time limit.
 UNLIMITED_MS = 2147483647
+#: pvs: share of the budget left unused, and milliseconds kept for the rest.
+PVS_MARGIN = 0.2
+PVS_OVERHEAD_MS = 10.0
 
 
 @dataclass
@@ -62,6 +70,11 @@ class TimeControl:
             self.left_ms -= ms
         elif self.left_ms is None and self.match_ms > 0:
             self.left_ms = self.match_ms - ms
+
+
+def pvs_ms(budget_ms: float) -> int:
+    """The clock of a pvs search within a budget (at least 1 ms)."""
+    return max(1, int((1.0 - PVS_MARGIN) * budget_ms - PVS_OVERHEAD_MS))
 
 
 def search_ms(budget_ms: float) -> float:
