@@ -8,11 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-import pytest
-from hypothesis import HealthCheck, settings
+# Tests run in parallel (pytest-xdist), each worker's OpenMP teams beside the
+# others': idle OpenMP threads must sleep, not spin on the cores the other
+# workers need (libgomp reads this once, when fiverow loads; children inherit it).
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-import fiverow
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+import fiverow  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 

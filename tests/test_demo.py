@@ -13,7 +13,13 @@ from fiverow.cli import demo
 
 def test_demo_writes_the_dataset_the_balance_table_and_a_game_per_preset(tmp_path, capsys):
     out = tmp_path / "run"
-    assert cli.main(["demo", "--out", str(out), "--games", "3", "--quiet"]) == 0
+    (out / "games").mkdir(parents=True)
+    (out / "selfplay.h5").write_text("an earlier demo's")
+    args = ["demo", "--out", str(out), "--games", "3", "--quiet"]
+    # an earlier demo is kept unless asked, refused before any game
+    with pytest.raises(ValueError, match="--overwrite"):
+        demo.run(cli.build_parser().parse_args(args))
+    assert cli.main([*args, "--overwrite"]) == 0
     printed = capsys.readouterr().out
     presets = fiverow.preset_names()
     with fiverow.data.open(out / "selfplay.h5") as ds:
@@ -25,16 +31,6 @@ def test_demo_writes_the_dataset_the_balance_table_and_a_game_per_preset(tmp_pat
         assert any(line.startswith(preset + " ") for line in printed.splitlines())  # its row
     assert (out / "balance" / "report.md").exists() and "advantage" in printed
     assert str(out / "selfplay.h5") in printed
-
-
-def test_demo_keeps_an_earlier_one_unless_asked(tmp_path):
-    out = tmp_path / "run"
-    assert cli.main(["demo", "--out", str(out), "--games", "1", "--quiet"]) == 0
-    args = cli.build_parser().parse_args(["demo", "--out", str(out), "--games", "1", "--quiet"])
-    with pytest.raises(ValueError, match="--overwrite"):
-        demo.run(args)
-    args = ["demo", "--out", str(out), "--games", "1", "--quiet", "--overwrite"]
-    assert cli.main(args) == 0
 
 
 def test_demo_refuses_bad_settings(tmp_path, capsys):

@@ -86,6 +86,7 @@ class NetworkInfo:
 
     @property
     def obs_shape(self) -> tuple[int, int, int]:
+        """The observation this network reads: (planes, height, width)."""
         return (len(self.planes), self.height, self.width)
 
     def as_dict(self) -> dict[str, Any]:
