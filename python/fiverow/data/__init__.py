@@ -31,9 +31,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..env.config import VariantConfig, cell_values, resolve
 from ..env.pool import OBSERVATIONS, Pool, _choice
 from ..env.registration import variant_spec
+from ..rules.config import VariantConfig, cell_values, resolve
+from ..runs.output import writer_spec
 
 FORMAT = "fiverow-selfplay"
 FORMAT_VERSION = 1
@@ -780,8 +781,6 @@ class Writer:
         flush_seconds: float = 2.0,
         run: dict[str, Any] | None = None,
     ) -> None:
-        from .generate import writer_spec
-
         names = [str(p) for p in players] if not isinstance(players, str) else []
         if not 1 <= len(names) <= MAX_PLAYERS:
             raise ValueError(
