@@ -22,6 +22,7 @@ from ..players.openings import OpeningBook, name_of, opening_cells
 from ..runs.agent_match import agent_games, agent_name, check_players
 from ..runs.output import remove_outputs
 from ..runs.selfplay import Progress
+from .writer import Writer
 
 
 def describe(player: Any) -> dict[str, Any]:
@@ -55,7 +56,6 @@ def generate_agents(
     """The games of ``first`` (seat 0) against ``second`` on one variant,
     written to ``out`` (arguments as :func:`fiverow.generate.generate`).
     Ctrl-C stops the run and keeps the games finished."""
-    from . import Writer
     from .generate import GenerateResult
 
     if not isinstance(variants, str):
