@@ -5,17 +5,31 @@
 >>> obs, info = env.reset()
 >>> obs, reward, terminated, truncated, info = env.step(env.sample_legal())
 
-The package's rooms: ``env`` (configs, pool, vector and single envs),
-``rules`` (renju, modlinseq helpers), ``render``, ``players`` (built-in
-players, matches, batched search), ``data`` (datasets, generation),
-``analysis`` (statistics, balance), ``nets`` (networks evaluated in C:
-export, load, the baselines), ``records`` (game records: Gomocup's ``.psq``
-and SGF), ``adapters`` (PettingZoo, OpenSpiel and Stable-Baselines3, as
-``fiverow.pettingzoo``, ``fiverow.openspiel`` and ``fiverow.sb3``, imported on
-first use),
-``cli`` and ``presets`` (one TOML file per preset). The public module names
-of earlier releases stay importable as aliases of their new homes
-(``fiverow.stats`` is ``fiverow.analysis.stats``).
+The package's rooms, bottom to top (a module imports at module level only
+its own room and the rooms below it: tests/check_rooms.py):
+
+- ``analysis`` (statistics: intervals, tests, SPRT, Elo) and ``rules`` (the
+  variants: configs and presets, cell notation, renju's forbidden points and
+  openings, MODLINSEQ's addresses);
+- ``render`` (text, image and SVG boards);
+- ``env`` (the pool of C boards, the vector and single envs, spaces,
+  registration, the env's opponent);
+- ``nets`` (networks evaluated in C: export, load, the baselines);
+- ``players`` (the ``Player`` of the built-in players, Python agents, opening
+  books, batched search, the solver);
+- ``runs`` (games in bulk: self-play in C, shards, Ray runs, a run's output
+  file, games with a Python agent, matches);
+- ``data`` (datasets: reader, writer, Minari export, batches, generation);
+- ``records`` (game records: Gomocup's ``.psq`` and SGF, the HTML viewer)
+  and ``studies`` (the balance study);
+- ``adapters`` (PettingZoo, OpenSpiel and Stable-Baselines3, as
+  ``fiverow.pettingzoo``, ``fiverow.openspiel`` and ``fiverow.sb3``, imported
+  on first use; Gomocup engines);
+- ``cli``; ``presets`` holds one TOML file per preset.
+
+The public module names of earlier releases stay importable as aliases of
+their new homes (``fiverow.stats`` is ``fiverow.analysis.stats``,
+``fiverow.data.selfplay`` is ``fiverow.runs.selfplay``).
 """
 
 from __future__ import annotations
