@@ -22,6 +22,29 @@ def test_old_module_names_are_the_moved_modules(old, new):
     assert getattr(fiverow, old) is moved
 
 
+@pytest.mark.parametrize("old,new", sorted(fiverow.MOVED_MODULES.items()))
+def test_moved_modules_keep_their_dotted_names(old, new):
+    """`fiverow.data.selfplay` is `fiverow.runs.selfplay` itself, by import and
+    as an attribute of its old package (so monkeypatches reach it)."""
+    moved = importlib.import_module(f"fiverow.{new}")
+    assert importlib.import_module(f"fiverow.{old}") is moved
+    package, _, name = old.rpartition(".")
+    assert getattr(importlib.import_module(f"fiverow.{package}"), name) is moved
+
+
+def test_moved_names_import_from_their_old_modules():
+    from fiverow.data.generate import parts_of, writer_spec
+    from fiverow.env.pool import parse_position, position_cells
+    from fiverow.players.match import mixed_pool, variant_weights
+
+    assert writer_spec is fiverow.runs.output.writer_spec
+    assert parts_of is fiverow.runs.output.parts_of
+    assert mixed_pool is fiverow.runs.selfplay.mixed_pool
+    assert variant_weights is fiverow.runs.selfplay.variant_weights
+    assert parse_position is fiverow.rules.notation.parse_position
+    assert position_cells is fiverow.rules.notation.position_cells
+
+
 @pytest.mark.parametrize(
     "name", ["data", "players", "stats", "search", "renju", "modlinseq", "render", "generate"]
 )
@@ -80,6 +103,27 @@ def test_lazy_aliases_import_their_home_on_first_use(monkeypatch):
     assert fiverow.lazy_stats_for_test is module
     monkeypatch.delattr(fiverow, "lazy_stats_for_test")
     sys.modules.pop("fiverow.lazy_stats_for_test")
+
+
+def test_a_lazy_alias_may_name_a_module_of_a_room():
+    """`fiverow.data.distributed` (Ray) stays importable by its old name, and
+    only on first use."""
+    code = (
+        "import sys, fiverow\n"
+        "assert 'ray' not in sys.modules\n"
+        "from fiverow.data import distributed\n"
+        "assert distributed is sys.modules['fiverow.runs.distributed']\n"
+        "assert fiverow.distributed is distributed\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    code = (  # by its other name: both names are set, as when it lived in data/
+        "import sys, fiverow\n"
+        "import fiverow.distributed as d\n"
+        "assert d is fiverow.data.distributed is sys.modules['fiverow.data.distributed']\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
 
 
 def test_adapters_load_their_library_only_when_used():

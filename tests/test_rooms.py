@@ -1,12 +1,13 @@
-"""The C core's rooms (issue 28): includes go only downwards between rooms,
-and only the rules' room and the registry know which rule family a variant is
-(tests/check_rooms.py, also run by `make lint`)."""
+"""The rooms (issue 28): in the C core includes go only downwards between
+rooms, and only the rules' room and the registry know which rule family a
+variant is; in the Python package module-level imports go only downwards
+between rooms (tests/check_rooms.py, also run by `make lint`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from check_rooms import CSRC, family_branches, wrong_includes
+from check_rooms import CSRC, PACKAGE, PY_LEVELS, family_branches, wrong_imports, wrong_includes
 
 
 def test_no_room_includes_one_above_or_beside_it():
@@ -41,3 +42,45 @@ def test_the_checks_see_a_wrong_include_and_a_family_branch(tmp_path):
 
 def test_the_core_is_in_rooms():
     assert {p.name for p in CSRC.iterdir() if p.is_dir()} >= {"game", "rules", "players", "env"}
+
+
+def test_no_python_room_imports_one_above_or_beside_it():
+    assert wrong_imports() == []
+
+
+def test_every_python_subpackage_is_a_room():
+    rooms = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert rooms <= set(PY_LEVELS)
+    assert {"env", "players", "runs", "data", "studies"} <= rooms
+
+
+def test_the_python_check_sees_an_import_up_or_beside(tmp_path):
+    package = tmp_path / "fiverow"
+    write(package, "__init__.py", "from . import env, rules\nfrom .env.pool import Pool\n")
+    write(package, "_core.pyi", "def f() -> None: ...\n")
+    write(package, "rules/__init__.py", "")
+    write(package, "rules/config.py", "from .. import _core\nfrom ..env import pool\n")
+    write(package, "env/__init__.py", "")
+    write(package, "env/pool.py", "from ..rules.config import x\nfrom ..analysis import stats\n")
+    write(package, "analysis/__init__.py", "")
+    write(package, "analysis/stats.py", "import fiverow.rules.config\n")
+    write(package, "stray/__init__.py", "")
+    write(
+        package,
+        "rules/quiet.py",
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from ..env.pool import Pool\n"
+        "def f():\n    from ..env import pool\n"
+        "class C:\n    def g(self):\n        from .. import env\n",
+    )
+    levels = {"_core": 0, "analysis": 1, "rules": 1, "env": 2, "": 3}
+    wrong = wrong_imports(package, levels)
+    assert (
+        "fiverow/rules/config.py:2 (rules) imports fiverow.env.pool (env), a room above it" in wrong
+    )
+    beside = "(analysis) imports fiverow.rules.config (rules), a room beside it"
+    assert f"fiverow/analysis/stats.py:1 {beside}" in wrong
+    assert any(line.startswith("fiverow/stray/__init__.py: not in a room") for line in wrong)
+    # env imports rules and analysis, below it; the package's __init__ imports
+    # down; rules/quiet.py only lazily
+    assert len(wrong) == 3

@@ -41,7 +41,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..env.config import (
+from ..env.pool import IllegalActionError
+from ..env.vector import FiverowVectorEnv
+from ..rules.config import (
     VariantConfig,
     applicable_params,
     param_specs,
@@ -49,8 +51,6 @@ from ..env.config import (
     resolve,
     traits_of,
 )
-from ..env.pool import IllegalActionError
-from ..env.vector import FiverowVectorEnv
 
 #: MODLINSEQ's chance node: the number of equally likely deals (seeds).
 DEALS = 1 << 16

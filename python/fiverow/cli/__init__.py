@@ -13,9 +13,9 @@ from typing import Any
 from .._version import __version__
 from ..analysis.stats import wilson_interval
 from ..data.generate import CHUNK_ENCODINGS
-from ..env.config import param_specs, preset_names, variants
 from ..env.pool import MAX_THREADS, check_count
 from ..env.vector import make_vec
+from ..rules.config import param_specs, preset_names, variants
 from . import demo, engine, play, records, view
 
 
@@ -265,14 +265,14 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
-    from ..data.shards import cluster
+    from ..runs.shards import cluster
 
     with cluster(None if args.dataset else args.ray):  # one Ray for the run and the ladder
         return _balance_report(args)
 
 
 def _balance_report(args: argparse.Namespace) -> int:
-    from ..analysis import balance
+    from ..studies import balance
 
     _check_threads(args)
     if args.out is not None:

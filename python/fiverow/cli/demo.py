@@ -37,10 +37,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis import balance
     from ..data.generate import generate
-    from ..env.config import preset_names
-    from ..render import viewer
+    from ..records import viewer
+    from ..rules.config import preset_names
+    from ..studies import balance
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")

@@ -23,11 +23,11 @@ import numpy as np
 
 from .. import players as players_mod
 from .. import render as _render
-from ..env.config import cell_values, traits_of
-from ..env.notation import OffBoardError, example_name
 from ..env.vector import FiverowVectorEnv, make_vec, protocol_status
-from ..players.agent_match import check_players
 from ..render.svg import forbidden_cells
+from ..rules.config import cell_values, traits_of
+from ..rules.notation import OffBoardError, example_name
+from ..runs.agent_match import check_players
 
 #: The name a record gives the person at the terminal.
 HUMAN = "human"

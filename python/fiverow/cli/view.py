@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def run(args: argparse.Namespace) -> int:
     from .. import data
-    from ..render import viewer
+    from ..records import viewer
 
     if Path(args.path).suffix.lower() in RECORD_SUFFIXES:
         out = viewer.write_record(args.path, args.out, variant=args.variant, game=args.episode)

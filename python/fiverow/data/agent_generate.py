@@ -18,9 +18,11 @@ from typing import Any
 import numpy as np
 
 from ..env.vector import make_vec
-from ..players.agent_match import agent_games, agent_name, check_players
 from ..players.openings import OpeningBook, name_of, opening_cells
-from .selfplay import Progress
+from ..runs.agent_match import agent_games, agent_name, check_players
+from ..runs.output import remove_outputs
+from ..runs.selfplay import Progress
+from .writer import Writer
 
 
 def describe(player: Any) -> dict[str, Any]:
@@ -54,8 +56,7 @@ def generate_agents(
     """The games of ``first`` (seat 0) against ``second`` on one variant,
     written to ``out`` (arguments as :func:`fiverow.generate.generate`).
     Ctrl-C stops the run and keeps the games finished."""
-    from . import Writer
-    from .generate import GenerateResult, remove_outputs
+    from .generate import GenerateResult
 
     if not isinstance(variants, str):
         raise ValueError(

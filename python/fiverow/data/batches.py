@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..env.pool import MAX_THREADS, OBSERVATIONS, Pool, _choice, check_count, check_seed
-from . import Dataset, DatasetError, VariantData, _reading, read_rows
+from .reader import Dataset, DatasetError, VariantData, _reading, read_rows
 
 #: Default shuffle buffer, in positions.
 DEFAULT_BUFFER = 1 << 16

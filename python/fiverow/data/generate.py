@@ -11,10 +11,7 @@ opening protocol may hand the colours over later), ``white`` the second.
 
 from __future__ import annotations
 
-import json
 import os
-import platform
-import shutil
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,10 +25,21 @@ from .. import players as players_mod
 from ..env.pool import MAX_THREADS, check_count, check_seed
 from ..players import Player
 from ..players import openings as openings_mod
-from ..players.match import mixed_pool, variant_weights
 from ..players.openings import OpeningBook, check_book, set_books
-from .selfplay import Pairing, Progress, default_boards, new_selfplay, run
-from .shards import RunSpec, _distributed
+from ..runs.output import check_out_path as check_out_path
+from ..runs.output import parts_of as parts_of
+from ..runs.output import remove_outputs, writer_spec
+from ..runs.output import run_attribute as run_attribute
+from ..runs.selfplay import (
+    Pairing,
+    Progress,
+    default_boards,
+    mixed_pool,
+    new_selfplay,
+    run,
+    variant_weights,
+)
+from ..runs.shards import RunSpec, _distributed
 
 
 @dataclass
@@ -45,12 +53,6 @@ class GenerateResult:
     @property
     def steps_per_second(self) -> float:
         return self.steps / self.seconds if self.seconds > 0 else float("inf")
-
-
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
 
 
 def generate(
@@ -286,73 +288,6 @@ CHUNK_ENCODINGS = ("auto", "zlib", "fast")
 def check_chunks(chunks: str) -> None:
     if chunks not in CHUNK_ENCODINGS:
         raise ValueError(f"chunks must be one of {', '.join(CHUNK_ENCODINGS)}; got {chunks!r}")
-
-
-def parts_of(out: str | Path) -> Path:
-    """The directory of a run's segment files (docs/hdf5.md)."""
-    return Path(f"{out}.parts")
-
-
-def remove_outputs(out: str | Path) -> None:
-    """Remove the file at ``out`` and its segments, as far as they exist."""
-    Path(out).unlink(missing_ok=True)
-    shutil.rmtree(parts_of(out), ignore_errors=True)
-
-
-def check_out_path(out: str | Path, overwrite: bool) -> None:
-    """Refuse an empty path, and the segments of a killed run whose file is
-    gone (they cannot be packed); the C writer checks the rest."""
-    if not str(out).strip():
-        raise ValueError("the output path is empty: name the HDF5 file to write (CLI: --out)")
-    parts = parts_of(out)
-    if not overwrite and parts.exists() and not Path(out).exists():
-        raise OSError(
-            f"'{parts}' holds the segments of an interrupted run whose file '{out}' is gone, "
-            f"so they cannot be packed: remove '{parts}', or pass overwrite=True "
-            "(CLI: --overwrite)"
-        )
-
-
-def run_attribute(seed: int, run_info: Mapping[str, Any]) -> dict[str, Any]:
-    """The root attribute ``run``: the run's description and the versions."""
-    return {
-        "seed": seed,
-        "fiverow_version": _version(),
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "hdf5_version": ".".join(map(str, _core.hdf5_version())),
-        **run_info,
-    }
-
-
-def writer_spec(
-    out: str | Path,
-    pool: Any,
-    run_info: dict[str, Any],
-    *,
-    overwrite: bool,
-    gzip: int,
-    flush_seconds: float,
-    chunks: str = "auto",
-) -> dict[str, Any]:
-    """What the C writer takes: the path, options, the run's description and
-    each group's name and config. ``chunks``: how compressed chunks are
-    encoded, ``"zlib"`` at the ``gzip`` level, ``"fast"`` (csrc/io/h5chunk.h) or
-    ``"auto"``: zlib until play outruns the writer, then fast."""
-    check_out_path(out, overwrite)
-    groups = [pool.groups[name] for name in pool._order]
-    return {
-        "path": str(out),
-        "overwrite": bool(overwrite),
-        "gzip": gzip,
-        "flush_seconds": flush_seconds,
-        "chunks": chunks,
-        "run": json.dumps(run_attribute(pool._seed, run_info), default=str),
-        "groups": [
-            {"name": g.name, "config": json.dumps({"name": g.name, **g.config.params})}
-            for g in groups
-        ],
-    }
 
 
 def pack(path: str | Path) -> None:

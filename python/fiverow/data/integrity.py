@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import H5_ERRORS, Dataset, DatasetError, _h5_reason, _h5py, _place
+from .reader import H5_ERRORS, Dataset, DatasetError, _h5_reason, _h5py, _place
 
 #: Rows read at once from a dataset that is not chunked.
 BLOCK_ROWS = 1 << 16
@@ -33,6 +33,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
+        """No problems: the file reads whole."""
         return not self.problems
 
 

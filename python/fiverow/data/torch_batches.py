@@ -23,8 +23,8 @@ try:
 except ImportError as e:  # say what to do
     raise ImportError("fiverow.data.TorchBatches needs torch: pip install torch") from e
 
-from . import Dataset
 from .batches import Batches, SourceArg
+from .reader import Dataset
 
 
 def _paths(source: SourceArg) -> list[str | Path]:

@@ -17,8 +17,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .. import _core
-from .config import VariantConfig, resolve
-from .notation import action_name, parse_action
+from ..rules.config import VariantConfig, resolve
+from ..rules.notation import POSITION_CHARS as POSITION_CHARS  # board characters: notation's
+from ..rules.notation import action_name, parse_action, parse_position
+from ..rules.notation import position_cells as position_cells
 
 AUTORESET_MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
 ILLEGAL_ACTIONS = {"raise": 0, "lose": 1, "random": 2}
@@ -679,53 +681,3 @@ class Pool:
             who = "black" if cells[five[0]] == 1 else "white"
             names = " ".join(g.action_name(c) for c in five)
             raise ValueError(f"position refused: it is already won ({who} five: {names})")
-
-
-#: Board characters: (cell code, gomorpion stone status).
-POSITION_CHARS = {
-    ".": (0, 0),
-    "-": (0, 0),
-    "#": (3, 0),
-    "X": (1, 0),  # black
-    "O": (2, 0),  # white
-    "x": (1, 1),  # gomorpion: black recapturable
-    "o": (2, 1),  # gomorpion: white recapturable
-    "B": (1, 2),  # gomorpion: black captured
-    "W": (2, 2),  # gomorpion: white captured
-}
-
-
-def parse_position(
-    rows: Sequence[str] | npt.ArrayLike, height: int, width: int
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None]:
-    """Cell codes of a position given as strings or as an array, and the stone
-    statuses the strings give (None if every stone is live)."""
-    if isinstance(rows, Sequence) and rows and isinstance(rows[0], str):
-        text = list(rows)
-        if len(text) != height or any(len(r) != width for r in text):
-            raise ValueError(f"position must be {height} rows of {width} characters")
-        try:
-            pairs = [POSITION_CHARS[ch] for r in text for ch in r]
-        except KeyError as e:
-            raise ValueError(
-                f"unknown board character {e.args[0]!r} (use X, O, . ; gomorpion also x o B W)"
-            ) from None
-        cells = np.array([p[0] for p in pairs], dtype=np.uint8)
-        status = np.array([p[1] for p in pairs], dtype=np.uint8)
-        return cells, status if status.any() else None
-    array = np.asarray(rows)
-    if array.shape not in ((height, width), (height * width,)):
-        raise ValueError(f"position array must have shape ({height}, {width}), got {array.shape}")
-    if array.dtype.kind not in "iu" or array.min(initial=0) < 0 or array.max(initial=0) > 3:
-        raise ValueError("position array must hold integer cell codes 0..3")
-    return array.astype(np.uint8).reshape(-1), None
-
-
-def position_cells(
-    rows: Sequence[str] | npt.ArrayLike, height: int, width: int
-) -> npt.NDArray[np.uint8]:
-    """Cell codes of a position (see :func:`parse_position`); statuses are refused."""
-    cells, status = parse_position(rows, height, width)
-    if status is not None:
-        raise ValueError("stone statuses (x o B W) are for gomorpion positions")
-    return cells

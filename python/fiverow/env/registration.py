@@ -7,7 +7,7 @@ import dataclasses
 import gymnasium
 from gymnasium.envs.registration import EnvSpec
 
-from .config import VariantConfig, preset_names, resolve
+from ..rules.config import VariantConfig, preset_names, resolve
 
 NAMESPACE = "fiverow"
 

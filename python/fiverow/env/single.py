@@ -11,8 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import render as _render
+from ..rules.config import VariantConfig
 from ..rules.renju import OPENINGS
-from .config import VariantConfig
 from .pool import IllegalActionError, check_seed
 from .spaces import LegalDiscrete
 from .vector import FiverowVectorEnv

@@ -12,8 +12,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import render as _render
+from ..rules.config import VariantConfig, cell_values, resolve
 from ..rules.renju import OPENINGS
-from .config import VariantConfig, cell_values, resolve
 from .opponent import Opponent, play_python_opponent, resolve_opponent
 from .pool import Group, Pool, check_count, check_seed
 

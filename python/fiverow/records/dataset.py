@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..env.config import VariantConfig, traits_of
+from ..rules.config import VariantConfig, traits_of
 from .game import Game, RecordError
 from .replay import Replay, config_of, preset_of, replay
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..env.config import VariantConfig, preset_names, resolve, traits_of
 from ..env.vector import FiverowVectorEnv
+from ..rules.config import VariantConfig, preset_names, resolve, traits_of
 from .game import Game, RecordError
 
 #: The board's size parameters: a record carries the size itself.

@@ -186,7 +186,7 @@ def _size(text: str) -> tuple[int, int]:
 def _rules(text: str) -> tuple[str | None, dict[str, Any]]:
     """``RU[renju]``, ``RU[freestyle connect=6]``: a preset and parameters.
     Rules that name no preset (``RU[RIF]``) are left to the reader's default."""
-    from ..env.config import preset_names  # noqa: PLC0415
+    from ..rules.config import preset_names  # noqa: PLC0415
 
     words = text.split()
     if not words:

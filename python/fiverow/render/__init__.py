@@ -8,7 +8,8 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from ..env.notation import column_letter
+from ..rules.modlinseq import axial_address
+from ..rules.notation import column_letter
 from .svg import board_svg, svg
 
 _STONE_CHARS = {0: ".", 1: "X", 2: "O", 3: " "}
@@ -171,8 +172,6 @@ def hex_ansi(
     address (``A0`` the centre: the names moves are typed with); with ``tiles``
     (MODLINSEQ values + 1), tiles show as ``[v]`` and empty cells by their
     address."""
-    from ..rules.modlinseq import axial_address  # noqa: PLC0415
-
     height, width = cells.shape
     flat = cells.reshape(-1)
     field = 6 if tiles is not None else 4

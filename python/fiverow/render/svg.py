@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..env.config import cell_values, traits_of
-from ..env.notation import cell_name, column_letter
+from ..rules.config import cell_values, traits_of
+from ..rules.notation import cell_name, column_letter
+from ..rules.renju import forbidden_points
 
 WOOD = "#dcb35c"
 LINE = "#5a3c14"
@@ -355,8 +356,6 @@ def forbidden_cells(board: Mapping[str, Any], config: Any) -> dict[int, str]:
         return {}
     if board.get("winner", -1) >= 0 or board.get("status", 0) != 0:
         return {}
-    from ..rules.renju import forbidden_points  # noqa: PLC0415
-
     cells = np.asarray(board["cells"])
     width = cells.shape[1]
     return {r * width + c: kind for (r, c), kind in forbidden_points(cells).items()}

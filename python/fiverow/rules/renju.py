@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..env.pool import position_cells
+from .notation import position_cells
 
 KINDS = {2: "overline", 3: "double-four", 4: "double-three"}
 

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...env.config import VariantConfig, resolve
 from ...env.vector import FiverowVectorEnv
 from ...players import Player
+from ...rules.config import VariantConfig, resolve
 from .protocol import rule_params
 
 

@@ -31,17 +31,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import data
 from .. import players as players_mod
-from ..data.selfplay import RECORD_DTYPE, Progress
-from ..data.shards import RunSpec, cluster, open_games
-from ..env.config import cell_values, resolve
-from ..env.pool import Pool, check_seed
-from ..players import openings as openings_mod
-from ..players.match import mixed_pool, variant_weights
-from ..players.openings import OpeningBook, distinct_games
-from .balance_report import BalanceReport, VariantResult, check_report_dir
-from .intervals import check_level
-from .stats import (
+from ..analysis.intervals import check_level
+from ..analysis.stats import (
     Outcomes,
     Ratings,
     SeatSPRT,
@@ -50,6 +43,17 @@ from .stats import (
     interval_width_reached,
     outcomes_from_winners,
 )
+from ..env.pool import Pool, check_seed
+from ..env.vector import make_vec
+from ..players import openings as openings_mod
+from ..players.agent import agent_name
+from ..players.openings import OpeningBook, distinct_games
+from ..rules.config import cell_values, resolve
+from ..runs.agent_match import Forfeit, check_players, play_agents
+from ..runs.match import Match
+from ..runs.selfplay import RECORD_DTYPE, Progress, mixed_pool, variant_weights
+from ..runs.shards import RunSpec, cluster, open_games
+from .balance_report import BalanceReport, VariantResult, check_report_dir
 
 __all__ = [
     "BalanceReport",
@@ -281,7 +285,6 @@ def _settings(
     level: float,
     book: OpeningBook | None = None,
 ) -> dict[str, Any]:
-    from ..players.agent_match import agent_name
 
     return {
         "players": [agent_name(p) for p in chosen],
@@ -462,8 +465,6 @@ def _run_agents(
     a round of ``boards`` games at a time when a stop rule looks after each
     round; games lost by forfeit count as losses and are listed in the
     settings."""
-    from ..env.vector import make_vec
-    from ..players.agent_match import Forfeit, check_players, play_agents
 
     first, second = chosen[0], chosen[-1]
     groups = [
@@ -566,8 +567,6 @@ def _decide(
 def from_dataset(path: str | Path, *, level: float = 0.95) -> BalanceReport:
     """The same report from the games of a dataset (``fiverow generate``),
     with intervals at ``level``."""
-    from .. import data
-
     level = check_level(level)
     with data.open(path) as ds:
         results = []
@@ -668,8 +667,6 @@ def ladder(
     ``ray``: each pair's games on a Ray cluster. Players: anything
     :func:`fiverow.players.make` takes (Python players too, as
     :class:`fiverow.Match` plays them)."""
-    from ..players.agent import agent_name
-    from ..players.match import Match
 
     chosen = [players_mod.make(p) for p in players]
     if len(chosen) < 2:

@@ -6,7 +6,7 @@ one machine.
 >>> fiverow.generate.generate("data.h5", "renju", games=100_000, black="heuristic",
 ...                           seed=1, ray="auto")  # doctest: +SKIP
 
-A run is cut into shards, ranges of game numbers (:mod:`fiverow.data.shards`):
+A run is cut into shards, ranges of game numbers (:mod:`fiverow.runs.shards`):
 each Ray task builds the run's pool, plays its range with the C players and,
 for a dataset, writes it with the C writer as a one-segment dataset that
 travels back through Ray's object store (no shared file system needed). The
@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 import ray
 
+from .output import check_out_path, parts_of, remove_outputs
 from .selfplay import RECORD_DTYPE, Progress
 from .shards import (
     PLAN_NAME,
@@ -342,7 +343,7 @@ def _cancel(pending: dict[Any, Shard]) -> None:
 
 class ClusterGames:
     """A run's games in order, each call's range spread over the cluster in
-    shards (:func:`fiverow.data.shards.open_games`). Connects on creation;
+    shards (:func:`fiverow.runs.shards.open_games`). Connects on creation;
     ``close()`` shuts down a Ray it started."""
 
     def __init__(self, spec: RunSpec, address: RayAddress) -> None:
@@ -424,8 +425,6 @@ def generate_dataset(
 
 
 def _write_plan(out: str | Path, request: dict[str, Any], shard_games: int) -> None:
-    from .generate import parts_of
-
     parts = parts_of(out)
     parts.mkdir()
     plan_file = {"format": "fiverow-shards", "request": request, "shard_games": shard_games}
@@ -443,8 +442,6 @@ def _play_dataset(
     flush_seconds: float,
     progress: bool,
 ) -> tuple[int, int, bool]:
-    from .generate import remove_outputs
-
     games = shards[-1].stop
     shard_games = shards[0].games
     info = {**run_info, "shards": {"games_per_shard": shard_games, "count": len(shards)}}
@@ -499,8 +496,6 @@ def _play_dataset(
 
 def _start(out: str | Path, overwrite: bool) -> None:
     """Refuse what a new run would overwrite, or clear it with ``overwrite``."""
-    from .generate import check_out_path, parts_of, remove_outputs
-
     check_out_path(out, overwrite)
     parts = parts_of(out)
     if not overwrite and Path(out).exists():
@@ -524,8 +519,6 @@ def _resume(out: str | Path, request: dict[str, Any]) -> tuple[int, dict[int, tu
     """The plan of the stopped run at ``out`` (which must be this request's)
     and its finished shards: index -> (games, steps)."""
     import h5py
-
-    from .generate import parts_of
 
     plan_path = parts_of(out) / PLAN_NAME
     if not plan_path.is_file():

@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -19,6 +19,7 @@ import numpy.typing as npt
 from .. import _core
 from ..env.pool import Pool
 from ..players import Player
+from ..rules.config import resolve
 
 #: One finished game, as the C core reports it (module_play.c: game_record).
 RECORD_DTYPE = np.dtype(
@@ -78,6 +79,34 @@ def split_boards(boards: int, weights: Mapping[str, float]) -> dict[str, int]:
     total = float(sum(weights.values()))
     counts = {name: max(1, round(boards * w / total)) for name, w in weights.items()}
     return counts
+
+
+def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:
+    """``"freestyle"``, ``["freestyle", "caro"]`` or ``{"freestyle": 0.5, ...}``."""
+    if isinstance(variants, str):
+        return {variants: 1.0}
+    if isinstance(variants, Mapping):
+        return {str(k): float(v) for k, v in variants.items()}
+    names = [str(v) for v in variants]
+    if not names:
+        raise ValueError("at least one variant is needed")
+    return {name: 1.0 for name in names}
+
+
+def mixed_pool(
+    variants: str | Sequence[str] | Mapping[str, float],
+    boards: int,
+    params: Mapping[str, Any] | None,
+    seed: int,
+    num_threads: int | None,
+) -> Pool:
+    """A pool of the variants (presets, plus ``params`` overriding each), with
+    ``boards`` boards split by weight."""
+    weights = variant_weights(variants)
+    counts = split_boards(boards, weights)
+    configs = {name: resolve(name, **(params or {})) for name in weights}
+    groups = {name: {"num_envs": counts[name], "config": configs[name]} for name in weights}
+    return Pool(groups, seed=seed, num_threads=num_threads)
 
 
 class Progress:

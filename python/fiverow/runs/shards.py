@@ -25,7 +25,8 @@ import numpy.typing as npt
 from .. import _core
 from ..players import Player
 from ..players.openings import OpeningBook, set_books
-from .selfplay import RECORD_DTYPE, Pairing, new_selfplay, records, run
+from .output import parts_of, run_attribute, writer_spec
+from .selfplay import RECORD_DTYPE, Pairing, mixed_pool, new_selfplay, records, run
 
 #: A shard's segment file under ``<out>.parts/`` (the C writer's naming).
 SEGMENT_NAME = "seg-{:06d}.h5"
@@ -93,9 +94,6 @@ def play_shard(
     """Play the shard's games (written to ``write.path`` as a dataset of one
     segment when given); returns their records (RECORD_DTYPE) in game order.
     Raises RuntimeError if fewer games than the shard's were finished."""
-    from ..players.match import mixed_pool  # (match builds on this module)
-    from .generate import writer_spec
-
     pool = mixed_pool(dict(spec.variants), spec.boards, spec.params, spec.seed, spec.num_threads)
     writer = None
     if write is not None:
@@ -136,8 +134,6 @@ def merge_records(parts: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
 
 
 def segment_path(out: str | Path, index: int) -> Path:
-    from .generate import parts_of
-
     return parts_of(out) / SEGMENT_NAME.format(index)
 
 
@@ -146,8 +142,6 @@ def assemble(
 ) -> None:
     """The file at ``out`` over the finished shards' segments (game order):
     packed into one file, or (``pack=False``) a file naming them."""
-    from .generate import run_attribute
-
     run = json.dumps(run_attribute(seed, run_info), default=str)
     _core.assemble(str(out), sorted(done), pack, run)
 

@@ -7,7 +7,7 @@ pieces of the picture that hold at that step. Each piece is what one cell
 shows over a range of steps, so a game of n moves costs about one element
 per stone rather than n pictures.
 
->>> from fiverow.render import viewer
+>>> from fiverow.records import viewer
 >>> viewer.write("data.h5", "freestyle", 0, "game.html")  # doctest: +SKIP
 """
 
@@ -21,10 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from ..env.config import traits_of
+from .. import data
 from ..env.pool import Pool
 from ..env.vector import FiverowVectorEnv
-from .svg import caption, cell_glyphs, forbidden_cells, layout, winning_line
+from ..render.svg import caption, cell_glyphs, forbidden_cells, layout, winning_line
+from ..rules.config import traits_of
+from ..rules.renju import OPENINGS
 
 
 def episode_boards(variant_data: Any, i: int) -> tuple[list[dict[str, Any]], list[str]]:
@@ -78,8 +80,6 @@ def _outcome(vd: Any, i: int, players: Sequence[str], forfeit: str | None) -> st
 
 def game_html(path: str | Path, variant: str, episode: int, *, cell_px: float | None = None) -> str:
     """The page of one episode (see :func:`write`)."""
-    from .. import data
-
     with data.open(path) as ds:
         vd = ds[variant]
         boards, names = episode_boards(vd, episode)
@@ -205,7 +205,6 @@ def record_html(
     engine under the record's variant (``variant`` for a record that names
     none; default freestyle)."""
     from .. import records
-    from ..rules.renju import OPENINGS
 
     games = records.read_all(path)
     if not -len(games) <= game < len(games):

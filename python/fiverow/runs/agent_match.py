@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..data.selfplay import RECORD_DTYPE, Progress
-from .agent import Agent, agent_name, checked_actions, take_forfeits, takes_acting
-from .openings import OpeningBook, moves_hash, opening_cells
+from ..env.vector import make_vec
+from ..players.agent import Agent, agent_name, checked_actions, take_forfeits, takes_acting
+from ..players.openings import OpeningBook, moves_hash, opening_cells
+from .selfplay import RECORD_DTYPE, Progress
 
 __all__ = [
     "Agent",
@@ -216,8 +217,6 @@ def play_agents(
     ``forfeits`` gets the games lost by forfeit. ``progress`` is updated as
     games end, counting on from ``done_before`` (games, steps); ``openings``:
     the games' opening book (:mod:`fiverow.players.openings`)."""
-    from ..env.vector import make_vec
-
     boards = min(boards, games)
     env = make_vec(variant, num_envs=boards, seed=seed, num_threads=num_threads, **params)
     try:

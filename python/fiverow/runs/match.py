@@ -23,42 +23,20 @@ import numpy.typing as npt
 
 from .. import players as players_mod
 from ..analysis.stats import advantage_interval, wilson_interval
-from ..data.selfplay import RECORD_DTYPE, Progress, default_boards, split_boards
-from ..data.shards import RunSpec, open_games
-from ..env.config import resolve
-from ..env.pool import Pool, check_seed
-from . import Player
-from . import openings as openings_mod
+from ..env.pool import check_seed
+from ..players import Player
+from ..players import openings as openings_mod
+from ..players.openings import OpeningBook, distinct_games
 from .agent_match import Agent, Forfeit, agent_name, play_agents
-from .openings import OpeningBook, distinct_games
-
-
-def variant_weights(variants: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:
-    """``"freestyle"``, ``["freestyle", "caro"]`` or ``{"freestyle": 0.5, ...}``."""
-    if isinstance(variants, str):
-        return {variants: 1.0}
-    if isinstance(variants, Mapping):
-        return {str(k): float(v) for k, v in variants.items()}
-    names = [str(v) for v in variants]
-    if not names:
-        raise ValueError("at least one variant is needed")
-    return {name: 1.0 for name in names}
-
-
-def mixed_pool(
-    variants: str | Sequence[str] | Mapping[str, float],
-    boards: int,
-    params: Mapping[str, Any] | None,
-    seed: int,
-    num_threads: int | None,
-) -> Pool:
-    """A pool of the variants (presets, plus ``params`` overriding each), with
-    ``boards`` boards split by weight."""
-    weights = variant_weights(variants)
-    counts = split_boards(boards, weights)
-    configs = {name: resolve(name, **(params or {})) for name in weights}
-    groups = {name: {"num_envs": counts[name], "config": configs[name]} for name in weights}
-    return Pool(groups, seed=seed, num_threads=num_threads)
+from .selfplay import (
+    RECORD_DTYPE,
+    Progress,
+    default_boards,
+    mixed_pool,
+    split_boards,
+    variant_weights,
+)
+from .shards import RunSpec, open_games
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .stats import Comparison, Outcomes, Ratings, holm_tested, length_summary
+from ..analysis.stats import Comparison, Outcomes, Ratings, holm_tested, length_summary
 
 
 @dataclass

@@ -15,6 +15,11 @@ from __future__ import annotations
 import string
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
+from .modlinseq import address, axial_of, ring
+
 _LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
 
@@ -32,8 +37,6 @@ def cell_name(cell: int, height: int, width: int, geometry: str = "plane") -> st
     if geometry == "strip":
         return f"#{cell}"
     if geometry in ("hex", "tess"):
-        from ..rules.modlinseq import address  # noqa: PLC0415 (modlinseq imports nothing of ours)
-
         return address(cell, width // 2)
     return f"{column_letter(col)}{height - row}"
 
@@ -105,8 +108,6 @@ def _square_cell(text: str, height: int, width: int) -> int | None:
 
 def _hex_cell(text: str, width: int, on_board: Sequence[bool] | None) -> int | None:
     """The raster cell of a MODLINSEQ address (None: not an address)."""
-    from ..rules.modlinseq import axial_of, ring  # noqa: PLC0415 (imports nothing of ours)
-
     try:
         a, b = axial_of(text)
     except ValueError:
@@ -209,3 +210,53 @@ def parse_action(
     what = f"a tile (value then cell, e.g. {example})" if modulus else f"a cell (e.g. {example})"
     also = f" or one of {', '.join(specials)}" if specials else ""
     raise ValueError(f"cannot read {text!r} as {what}{also}")
+
+
+#: Board characters: (cell code, gomorpion stone status).
+POSITION_CHARS = {
+    ".": (0, 0),
+    "-": (0, 0),
+    "#": (3, 0),
+    "X": (1, 0),  # black
+    "O": (2, 0),  # white
+    "x": (1, 1),  # gomorpion: black recapturable
+    "o": (2, 1),  # gomorpion: white recapturable
+    "B": (1, 2),  # gomorpion: black captured
+    "W": (2, 2),  # gomorpion: white captured
+}
+
+
+def parse_position(
+    rows: Sequence[str] | npt.ArrayLike, height: int, width: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None]:
+    """Cell codes of a position given as strings or as an array, and the stone
+    statuses the strings give (None if every stone is live)."""
+    if isinstance(rows, Sequence) and rows and isinstance(rows[0], str):
+        text = list(rows)
+        if len(text) != height or any(len(r) != width for r in text):
+            raise ValueError(f"position must be {height} rows of {width} characters")
+        try:
+            pairs = [POSITION_CHARS[ch] for r in text for ch in r]
+        except KeyError as e:
+            raise ValueError(
+                f"unknown board character {e.args[0]!r} (use X, O, . ; gomorpion also x o B W)"
+            ) from None
+        cells = np.array([p[0] for p in pairs], dtype=np.uint8)
+        status = np.array([p[1] for p in pairs], dtype=np.uint8)
+        return cells, status if status.any() else None
+    array = np.asarray(rows)
+    if array.shape not in ((height, width), (height * width,)):
+        raise ValueError(f"position array must have shape ({height}, {width}), got {array.shape}")
+    if array.dtype.kind not in "iu" or array.min(initial=0) < 0 or array.max(initial=0) > 3:
+        raise ValueError("position array must hold integer cell codes 0..3")
+    return array.astype(np.uint8).reshape(-1), None
+
+
+def position_cells(
+    rows: Sequence[str] | npt.ArrayLike, height: int, width: int
+) -> npt.NDArray[np.uint8]:
+    """Cell codes of a position (see :func:`parse_position`); statuses are refused."""
+    cells, status = parse_position(rows, height, width)
+    if status is not None:
+        raise ValueError("stone statuses (x o B W) are for gomorpion positions")
+    return cells
