@@ -3,13 +3,14 @@
     python examples/train_baseline.py freestyle --install        # net:freestyle
     python examples/train_baseline.py renju --install            # net:renju
     python examples/train_baseline.py freestyle-9x9 --install    # net:freestyle-9x9
-    python examples/train_baseline.py freestyle --teacher pvs    # another teacher
+    python examples/train_baseline.py freestyle --teacher threat # another teacher
 
 The one command per baseline (docs/training.md gives the figures of the
 shipped files):
 
 1. Teacher games: ``--games`` games of ``--teacher`` (a built-in player,
-   default ``threat``) against itself, the first ``--random-plies`` plies of
+   default ``pvs(nodes=2000)``, the strongest built-in player at a budget
+   that plays hundreds of moves a second) against itself, the first ``--random-plies`` plies of
    each game random so that the games differ; at every ply the teacher's
    policy is recorded (also on the random plies: the target is what the
    teacher would play there). Written with ``fiverow.data.Writer``
@@ -19,7 +20,7 @@ shipped files):
    on batches of ``fiverow.data.Batches`` (rebuilt in C from the moves, one
    of the board's symmetries at random per position): cross-entropy to the
    teacher's policy, squared error to the outcome for the seat to move, for
-   ``--minutes`` (or ``--max-steps``); the held-out games are scored every
+   ``--max-steps`` (5000; or ``--minutes`` of training); the held-out games are scored every
    ``--val-every`` steps.
 3. Self-play, when ``--selfplay-rounds`` > 0: each round exports the network
    and lets it play ``--selfplay-games`` games against itself in C
@@ -185,7 +186,7 @@ def train_steps(
     val_path: Path | None,
 ) -> None:
     """Train on batches of ``sources`` until ``minutes`` of training or
-    ``max_steps`` steps (0: no limit), adding points to the curve."""
+    ``max_steps`` steps (either 0: no such limit), adding points to the curve."""
     loader = data.Batches(
         [str(p) for p in sources],
         args.batch_size,
@@ -211,7 +212,7 @@ def train_steps(
         state["positions"] += len(batch["obs"])
         sums += [policy_loss.item(), value_loss.item(), hit.item()]
         elapsed = time.perf_counter() - began
-        done = elapsed >= 60 * minutes or (max_steps and taken >= max_steps)
+        done = (minutes and elapsed >= 60 * minutes) or (max_steps and taken >= max_steps)
         if state["steps"] % args.log_every == 0 or done:
             k = taken % args.log_every or min(args.log_every, taken)
             point: dict[str, Any] = {
@@ -309,9 +310,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("baseline", choices=sorted(BASELINES), help="which baseline")
-    p.add_argument("--teacher", default="threat", help="the built-in player whose games teach")
-    p.add_argument("--games", type=int, default=3000, help="teacher games")
-    p.add_argument("--val-games", type=int, default=100, help="held-out teacher games")
+    p.add_argument(
+        "--teacher", default="pvs(nodes=2000)", help="the built-in player whose games teach"
+    )
+    p.add_argument("--games", type=int, default=4000, help="teacher games")
+    p.add_argument("--val-games", type=int, default=200, help="held-out teacher games")
     p.add_argument("--random-plies", type=int, default=4, help="random plies opening each game")
     p.add_argument("--boards", type=int, default=256, help="teacher games played at once")
     p.add_argument("--data", default=None, help="a directory with teacher.h5 and val.h5 to reuse")
@@ -320,8 +323,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--buffer", type=int, default=1 << 16, help="Batches' shuffle buffer")
-    p.add_argument("--minutes", type=float, default=40.0, help="supervised training time")
-    p.add_argument("--max-steps", type=int, default=0, help="stop after this many (0: time)")
+    p.add_argument(
+        "--minutes", type=float, default=0.0, help="supervised training time (0: no limit)"
+    )
+    p.add_argument(
+        "--max-steps", type=int, default=5000, help="supervised steps (0: until --minutes)"
+    )
     p.add_argument("--log-every", type=int, default=50, help="steps between loss points")
     p.add_argument("--val-every", type=int, default=500, help="steps between held-out scores")
     p.add_argument("--selfplay-rounds", type=int, default=0, help="self-play rounds after it")
@@ -349,9 +356,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for name in ("games", "val_games", "boards", "batch_size", "log_every", "eval_games"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
-    for name in ("random_plies", "selfplay_rounds", "blocks", "channels", "max_steps"):
+    for name in ("random_plies", "selfplay_rounds", "blocks", "channels", "max_steps", "minutes"):
         if getattr(args, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be >= 0")
+    if not args.max_steps and not args.minutes:
+        p.error("give --max-steps or --minutes: the supervised phase needs an end")
     for spec, flag in [(args.teacher, "--teacher")] + [
         (o, "--eval-opponents") for o in args.eval_opponents
     ]:
