@@ -21,6 +21,7 @@ PAGES = {  # screenshot name -> page of the site
     "api-reference": "reference/api.html",
 }
 # Chromium's log line for a page's console message: ...:CONSOLE(line)] "text", source: url
+RAW_RST = re.compile(r"\.\. (py|auto)\w*::")
 CONSOLE = re.compile(r'CONSOLE\(\d+\)\] "(.*)", source: (\S*)')
 
 
@@ -69,6 +70,10 @@ def main() -> int:
             text = page.read_text()
             if name.startswith("preset") and "<svg" not in text:
                 errors.append(f"{rel}: no board (no <svg>)")
+            # autodoc's output must be rendered, not shown as reStructuredText
+            # (MyST reads a bare {automodule} block's output as Markdown)
+            if name == "api-reference" and (RAW_RST.search(text) or "sig-name" not in text):
+                errors.append(f"{rel}: the API entries are raw reStructuredText, not rendered")
             for message in shoot(page, args.out / f"{name}.png", Path(profile)):
                 errors.append(f"{rel}: console: {message}")
     for e in errors:

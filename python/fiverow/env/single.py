@@ -144,6 +144,11 @@ class FiverowEnv(gymnasium.Env[Obs, np.int64]):
         return obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (a cell index, or a protocol's special action) for
+        the seat to move and return ``(observation, reward, terminated,
+        truncated, info)``, as Gymnasium's ``Env.step``. An out-of-range or
+        illegal action raises and changes nothing, unless the env was made
+        with ``illegal_action="lose"`` or ``"random"``."""
         self._check_open("step()")
         if (
             isinstance(action, bool)
