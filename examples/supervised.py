@@ -90,6 +90,19 @@ def losses(net: Net, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torc
     return policy_loss, value_loss, hit
 
 
+def train_step(
+    net: Net, opt: torch.optim.Optimizer, batch: dict[str, np.ndarray]
+) -> tuple[float, float, float]:
+    """One optimiser step on a batch of ``fiverow.data.Batches``: the policy
+    loss, the value loss and the top-move hit rate, as floats."""
+    tensors = {k: torch.from_numpy(v) for k, v in batch.items()}
+    policy_loss, value_loss, hit = losses(net, tensors)
+    opt.zero_grad()
+    (policy_loss + value_loss).backward()
+    opt.step()
+    return policy_loss.item(), value_loss.item(), hit.item()
+
+
 @torch.no_grad()
 def validate(net: Net, path: Path, args: argparse.Namespace) -> dict[str, float]:
     """Mean losses over every held-out position (no symmetry, no shuffle)."""
@@ -278,14 +291,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for batch in loader:
         t1 = time.perf_counter()
         seconds["batches"] += t1 - t
-        tensors = {k: torch.from_numpy(v) for k, v in batch.items()}
-        policy_loss, value_loss, hit = losses(net, tensors)
-        opt.zero_grad()
-        (policy_loss + value_loss).backward()
-        opt.step()
+        sums += train_step(net, opt, batch)
         step += 1
         positions += len(batch["obs"])
-        sums += [policy_loss.item(), value_loss.item(), hit.item()]
         t = time.perf_counter()
         seconds["network"] += t - t1
         elapsed = t - train_start

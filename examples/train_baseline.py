@@ -68,7 +68,7 @@ from fiverow.nets.model import Net
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from alphazero import RandomOpening  # noqa: E402 - the sibling examples
-from supervised import losses, plot, validate  # noqa: E402
+from supervised import plot, train_step, validate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -202,15 +202,10 @@ def train_steps(
     began = time.perf_counter()
     net.train()
     for batch in loader:
-        tensors = {k: torch.from_numpy(v) for k, v in batch.items()}
-        policy_loss, value_loss, hit = losses(net, tensors)
-        opt.zero_grad()
-        (policy_loss + value_loss).backward()
-        opt.step()
+        sums += train_step(net, opt, batch)
         taken += 1
         state["steps"] += 1
         state["positions"] += len(batch["obs"])
-        sums += [policy_loss.item(), value_loss.item(), hit.item()]
         elapsed = time.perf_counter() - began
         done = (minutes and elapsed >= 60 * minutes) or (max_steps and taken >= max_steps)
         if state["steps"] % args.log_every == 0 or done:

@@ -314,6 +314,12 @@ class Group:
     def geometry(self) -> str:
         return str(self.config["geometry"])
 
+    @property
+    def tile_modulus(self) -> int:
+        """MODLINSEQ's tile values per cell (its actions are cell x value), 0
+        where an action is a cell."""
+        return self.action_cells // self.n_cells if self.action_cells > self.n_cells else 0
+
     def action_name(self, action: int) -> str:
         if not 0 <= action < self.n_actions:
             raise ValueError(f"action {action} is out of range 0..{self.n_actions - 1}")
@@ -324,7 +330,7 @@ class Group:
             self.width,
             self.geometry,
             self.special_actions,
-            self.action_cells // self.n_cells if self.action_cells > self.n_cells else 0,
+            self.tile_modulus,
         )
 
     def parse_action(self, text: str) -> int:
@@ -337,7 +343,7 @@ class Group:
             self.width,
             self.geometry,
             self.special_actions,
-            self.action_cells // self.n_cells if self.action_cells > self.n_cells else 0,
+            self.tile_modulus,
             self.on_board.reshape(-1).astype(bool).tolist(),
         )
 
